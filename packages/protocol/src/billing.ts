@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+export const PLANS = ["free", "professional", "enterprise"] as const;
+export const PlanSchema = z.enum(PLANS);
+export type Plan = z.infer<typeof PlanSchema>;
+
+export const TIERS = ["standard", "bulk"] as const;
+export const TierSchema = z.enum(TIERS);
+export type Tier = z.infer<typeof TierSchema>;
+
+/** Plans whose keys may call Group A (spec §1: API access on Group A requires a Professional plan). */
+export const GROUP_A_PLANS: readonly Plan[] = ["professional", "enterprise"];
+
+/** Credits a free-tier account starts with (spec §8). */
+export const FREE_TIER_CREDITS = 500;
+
+/** Largest request body accepted, in bytes (spec §8: 10 MB, read as MiB). */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+/** Request rate limits (spec §8). Windows are fixed and aligned to the clock. */
+export const RATE_LIMITS = {
+  group_a: { per_minute: 100, per_hour: 1000 },
+  group_b: { standard: { per_minute: 60 }, bulk: { per_minute: 600 } },
+} as const;
+
+/** Credit price of each metered operation (spec §8, DESIGN §3.3). */
+export const CREDIT_PRICES = {
+  grade: 25,
+  breach: 25,
+  findings: 25,
+  threat_intelligence: 25,
+  full_scan: 150,
+  sra: 500,
+} as const;
+export type MeteredOperation = keyof typeof CREDIT_PRICES;
+export const MeteredOperationSchema = z.enum(Object.keys(CREDIT_PRICES) as [MeteredOperation, ...MeteredOperation[]]);
+
+/** Free-tier key request (POST /v1/a2a/keys). */
+export const FreeKeyRequestSchema = z
+  .strictObject({
+    email: z.email().max(254),
+    organization: z.string().trim().min(1).max(200),
+  })
+  .meta({ id: "FreeKeyRequest" });
+export type FreeKeyRequest = z.infer<typeof FreeKeyRequestSchema>;
+
+export const IssuedKeySchema = z
+  .object({
+    api_key: z.string(),
+    key_id: z.string(),
+    account_id: z.string(),
+    plan: PlanSchema,
+    tier: TierSchema,
+    credits: z.int().min(0),
+    created_at: z.iso.datetime(),
+    note: z.string(),
+  })
+  .meta({ id: "IssuedKey", description: "A newly issued API key; the key is shown only in this response" });
+export type IssuedKey = z.infer<typeof IssuedKeySchema>;

@@ -1,0 +1,105 @@
+import { z } from "zod";
+
+/**
+ * Every error code the HTTP APIs return, with its HTTP status. The table is the single source:
+ * the union type, the schema and the status lookup are derived from it.
+ */
+export const ERROR_CODES = {
+  invalid_json: 400,
+  invalid_body: 400,
+  invalid_query: 400,
+  invalid_npi: 400,
+  invalid_callback_url: 400,
+  invalid_scan_type: 400,
+  invalid_target: 400,
+  missing_credentials: 401,
+  invalid_credentials: 401,
+  invalid_signature: 401,
+  deploy_token_expired: 401,
+  deploy_token_revoked: 401,
+  insufficient_credits: 402,
+  https_required: 403,
+  plan_required: 403,
+  forbidden: 403,
+  key_revoked: 403,
+  not_found: 404,
+  npi_not_found: 404,
+  job_not_found: 404,
+  no_grade_yet: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  deploy_token_used: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+export const ErrorCodeSchema = z.enum(ERROR_CODE_LIST as [ErrorCode, ...ErrorCode[]]);
+
+/** HTTP status for an error code. */
+export function httpStatusFor(code: ErrorCode): number {
+  return ERROR_CODES[code];
+}
+
+/** True for strings that are one of our error codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The error body of every HTTP API (DESIGN §3.2). */
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      request_id: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .meta({ id: "ErrorBody", description: "Error envelope returned by every HTTP API" });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** JSON-RPC 2.0 reserved codes (wire numbers, kept apart from our string codes). */
+export const JSONRPC_ERRORS = {
+  parse_error: -32700,
+  invalid_request: -32600,
+  method_not_found: -32601,
+  invalid_params: -32602,
+  internal_error: -32603,
+} as const;
+
+export type JsonRpcReservedError = keyof typeof JSONRPC_ERRORS;
+
+// Application errors use the implementation-defined server range -32000…-32099; the string code travels in
+// `data.code` so clients never need the number. Input errors reuse -32602 (DESIGN §3.1: invalid NPI → -32602).
+const JSONRPC_BY_STATUS: Record<number, number> = {
+  400: JSONRPC_ERRORS.invalid_params,
+  401: -32001,
+  402: -32002,
+  403: -32003,
+  404: -32004,
+  405: -32005,
+  409: -32009,
+  413: -32013,
+  415: -32015,
+  429: -32029,
+  500: JSONRPC_ERRORS.internal_error,
+  503: -32053,
+};
+
+/** JSON-RPC numeric code for one of our error codes. */
+export function jsonRpcCodeFor(code: ErrorCode): number {
+  return JSONRPC_BY_STATUS[ERROR_CODES[code]] ?? JSONRPC_ERRORS.internal_error;
+}
+
+/** True when a number is in the range JSON-RPC reserves for implementation-defined server errors. */
+export function isApplicationJsonRpcCode(n: number): boolean {
+  return n <= -32000 && n >= -32099;
+}

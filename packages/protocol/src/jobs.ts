@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { SeveritySchema } from "./categories.js";
+import { FindingSchema } from "./finding.js";
+import { GradeRecordSchema } from "./grade-record.js";
+import { NpiSchema } from "./npi.js";
+
+/** Scan types a dispatch accepts (spec §4 names `full`; more arrive with later issues). */
+export const SCAN_TYPES = ["full"] as const;
+export const ScanTypeSchema = z.enum(SCAN_TYPES);
+export type ScanType = z.infer<typeof ScanTypeSchema>;
+
+export const CallbackUrlSchema = z
+  .url({ protocol: /^https$/, error: "callback_url must be an https URL" })
+  .max(2048)
+  .meta({ description: "https URL that receives the job JSON when the job ends" });
+
+export const ScanDispatchRequestSchema = z
+  .strictObject({
+    npi: NpiSchema,
+    scan_type: ScanTypeSchema.default("full"),
+    callback_url: CallbackUrlSchema.optional(),
+  })
+  .meta({ id: "ScanDispatchRequest" });
+export type ScanDispatchRequest = z.input<typeof ScanDispatchRequestSchema>;
+
+export const ScanDispatchAcceptanceSchema = z
+  .object({
+    status: z.literal("accepted"),
+    job_id: z.string(),
+    poll_url: z.string().regex(/^\/v1\/a2a\/jobs\/[^/]+$/),
+    estimated_duration_ms: z.int().min(0),
+  })
+  .meta({ id: "ScanDispatchAcceptance" });
+export type ScanDispatchAcceptance = z.infer<typeof ScanDispatchAcceptanceSchema>;
+
+export const JOB_STATUSES = ["accepted", "running", "completed", "failed"] as const;
+export const JobStatusSchema = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+const count = z.int().min(0);
+const severityCounts = z.object({ critical: count, high: count, medium: count, low: count, info: count });
+
+/** Summary a report is printed from: counts and the findings to fix first. */
+export const ReportSummarySchema = z
+  .object({
+    findings_by_severity: severityCounts,
+    top_findings: z.array(z.object({ id: z.string(), title: z.string(), severity: SeveritySchema })),
+  })
+  .meta({ id: "ReportSummary" });
+
+/** What a completed full scan job carries: the grade record plus findings and report data. */
+export const JobResultSchema = GradeRecordSchema.extend({
+  findings: z.array(FindingSchema),
+  report: ReportSummarySchema,
+}).meta({ id: "JobResult" });
+export type JobResult = z.infer<typeof JobResultSchema>;
+
+export const JobSchema = z
+  .object({
+    job_id: z.string(),
+    status: JobStatusSchema,
+    scan_type: ScanTypeSchema,
+    npi: NpiSchema,
+    poll_url: z.string(),
+    callback_url: z.string().nullable(),
+    attempts: z.int().min(0),
+    max_attempts: z.int().min(1),
+    created_at: z.iso.datetime(),
+    started_at: z.iso.datetime().nullable(),
+    completed_at: z.iso.datetime().nullable(),
+    result: JobResultSchema.optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .meta({ id: "Job", description: "An asynchronous scan job" });
+export type Job = z.infer<typeof JobSchema>;

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { FindingInputSchema } from "./finding.js";
+import { GradeRecordSchema } from "./grade-record.js";
+import { JsonObjectSchema } from "./json.js";
+import { NpiSchema } from "./npi.js";
+import { PhaseIdSchema, PhaseStatusSchema } from "./phases.js";
+
+const HEX64 = z.string().regex(/^[0-9a-f]{64}$/, "64 lower-case hex digits");
+/** Ed25519 public key: the raw 32 bytes, base64url without padding (43 characters). */
+export const Ed25519PublicKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, "Ed25519 public key: 32 bytes as base64url (43 characters)");
+
+export const PLATFORMS = ["linux", "darwin", "win32"] as const;
+export const PlatformSchema = z.enum(PLATFORMS);
+export type Platform = z.infer<typeof PlatformSchema>;
+
+/** Response of POST /v1/a2a/network/deploy/{npi} (DESIGN §3.5). */
+export const DeployTokenResponseSchema = z
+  .object({
+    deploy_token: z.string(),
+    npi: NpiSchema,
+    expires_at: z.iso.datetime(),
+    max_uses: z.int().min(1),
+    server_url: z.url(),
+    ca_sha256: HEX64,
+    install: z.object({
+      npm: z.string(),
+      register: z.string(),
+      scan: z.string(),
+      one_shot: z.string(),
+    }),
+  })
+  .meta({ id: "DeployTokenResponse", description: "A deploy token for the internal network scanner" });
+export type DeployTokenResponse = z.infer<typeof DeployTokenResponseSchema>;
+
+/** Request of POST /v1/a2a/network/register. `proof` signs {@link registrationProofMessage} with the new key. */
+export const AgentRegistrationRequestSchema = z
+  .strictObject({
+    deploy_token: z.string().min(1).max(1024),
+    public_key: Ed25519PublicKeySchema,
+    proof: z.string().regex(/^[A-Za-z0-9_-]{86}$/, "Ed25519 signature as base64url (86 characters)"),
+    hostname: z.string().min(1).max(253),
+    platform: PlatformSchema,
+    os_release: z.string().max(200).optional(),
+    scanner_version: z.string().min(1).max(50),
+    ephemeral: z.boolean().default(false),
+  })
+  .meta({ id: "AgentRegistrationRequest" });
+export type AgentRegistrationRequest = z.input<typeof AgentRegistrationRequestSchema>;
+
+export const AgentRegistrationResponseSchema = z
+  .object({
+    agent_id: z.string(),
+    npi: NpiSchema,
+    practice_name: z.string(),
+    server_url: z.url(),
+    registered_at: z.iso.datetime(),
+  })
+  .meta({ id: "AgentRegistrationResponse" });
+export type AgentRegistrationResponse = z.infer<typeof AgentRegistrationResponseSchema>;
+
+/** The message an agent signs at registration: proves it holds the private key of `public_key`. */
+export function registrationProofMessage(deployToken: string, publicKey: string): string {
+  return `hcs-agent-register-v1\n${publicKey}\n${deployToken}`;
+}
+
+export const PhaseResultSchema = z
+  .object({
+    id: PhaseIdSchema,
+    status: PhaseStatusSchema,
+    duration_ms: z.int().min(0),
+    /** Why a phase was skipped, unsupported or failed, in words for the operator. */
+    reason: z.string().max(500).optional(),
+    error: z.object({ code: z.string().max(100), message: z.string().max(500) }).optional(),
+    facts: JsonObjectSchema,
+    findings: z.array(FindingInputSchema).max(5000),
+  })
+  .meta({ id: "PhaseResult" });
+export type PhaseResult = z.infer<typeof PhaseResultSchema>;
+
+/** The document a scanner uploads (POST /v1/a2a/network/results). Counts and locations only, never ePHI content. */
+export const ScanResultDocumentSchema = z
+  .strictObject({
+    schema_version: z.literal(1),
+    scan_id: z.uuid(),
+    agent_id: z.string().min(1).max(100),
+    scanner_version: z.string().min(1).max(50),
+    host: z.object({
+      hostname: z.string().min(1).max(253),
+      platform: PlatformSchema,
+      os_name: z.string().max(200),
+      os_version: z.string().max(200),
+      arch: z.string().max(50),
+    }),
+    scope: z.object({
+      mode: z.enum(["host", "targets", "auto"]),
+      targets: z.array(z.string().max(100)).max(4096),
+    }),
+    started_at: z.iso.datetime(),
+    completed_at: z.iso.datetime(),
+    phases: z.array(PhaseResultSchema).min(1).max(12),
+  })
+  .meta({ id: "ScanResultDocument", description: "An internal scan as uploaded by hcs-scanner" });
+export type ScanResultDocument = z.infer<typeof ScanResultDocumentSchema>;
+
+/** Response of POST /v1/a2a/network/results. */
+export const ScanUploadAcceptanceSchema = z
+  .object({
+    scan_id: z.uuid(),
+    agent_id: z.string(),
+    npi: NpiSchema,
+    duplicate: z.boolean(),
+    grade: GradeRecordSchema.nullable(),
+  })
+  .meta({ id: "ScanUploadAcceptance" });
+export type ScanUploadAcceptance = z.infer<typeof ScanUploadAcceptanceSchema>;
+
+/** Headers of a signed upload. */
+export const UPLOAD_HEADERS = {
+  agent: "X-HCS-Agent-Id",
+  contentSha256: "X-HCS-Content-SHA256",
+  signature: "X-HCS-Signature",
+  idempotencyKey: "Idempotency-Key",
+} as const;
+
+/** The message an agent signs for an upload: binds agent, idempotency key and body digest. */
+export function uploadSigningMessage(agentId: string, idempotencyKey: string, bodySha256Hex: string): string {
+  return `hcs-scan-upload-v1\n${agentId}\n${idempotencyKey}\n${bodySha256Hex}`;
+}

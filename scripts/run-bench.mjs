@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `npm run bench [-- <name> …]`: runs bench/<name>/run.ts (with tsx) for each name given, or lists them.
+// Every benchmark measures its own baseline in the same run and prints the ratio (see docs/performance.md).
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const benchDir = join(root, "bench");
+const available = existsSync(benchDir)
+  ? readdirSync(benchDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(benchDir, d.name, "run.ts")))
+      .map((d) => d.name)
+      .sort()
+  : [];
+
+const names = process.argv.slice(2);
+if (names.length === 0) {
+  console.log("usage: npm run bench -- <name> [<name> …]\n\nbenchmarks:");
+  for (const n of available) console.log(`  ${n}`);
+  if (available.length === 0) console.log("  (none yet)");
+  process.exit(available.length === 0 ? 1 : 0);
+}
+
+for (const name of names) {
+  if (!available.includes(name)) {
+    console.error(`unknown benchmark "${name}"; available: ${available.join(", ") || "none"}`);
+    process.exit(2);
+  }
+  console.log(`\n=== bench/${name} ===`);
+  const r = spawnSync("npx", ["--no-install", "tsx", join(benchDir, name, "run.ts")], { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
