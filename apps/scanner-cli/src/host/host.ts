@@ -38,6 +38,8 @@ export interface ExecResult {
   readonly timedOut: boolean;
   /** The command refused to run for lack of privileges (EACCES, "must be root", …). */
   readonly permissionDenied: boolean;
+  /** Output went past `maxOutputBytes` and was cut there. */
+  readonly outputTruncated: boolean;
 }
 
 /** The subset of systeminformation the phases use (see host/sysinfo.ts). */
@@ -106,14 +108,23 @@ export interface NetworkConnection {
 
 export type PortState = "open" | "closed" | "filtered";
 
+export interface ConnectResult {
+  readonly state: PortState;
+  readonly rttMs: number;
+  /**
+   * The probe could not be made for a local reason (out of file descriptors or ephemeral ports), so the state
+   * says nothing about the target: retry it later with fewer sockets in flight.
+   */
+  readonly localFailure?: boolean;
+}
+
 export interface NetProbe {
+  /** How many sockets a scanner may hold open at once here (a share of the open-file limit). */
+  socketBudget(): Promise<number>;
+  /** Addresses of a host name (A and AAAA); empty when it does not resolve. */
+  resolve(hostname: string): Promise<string[]>;
   /** TCP connect to host:port; `filtered` when nothing answers before the timeout. */
-  connect(
-    host: string,
-    port: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<{ state: PortState; rttMs: number }>;
+  connect(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<ConnectResult>;
   /** TLS handshake facts of host:port (never sends application data). */
   tlsProbe(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<TlsProbeResult>;
 }

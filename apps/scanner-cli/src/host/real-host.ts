@@ -1,0 +1,28 @@
+import { runCommand } from "./exec.js";
+import { createHostFs } from "./fs.js";
+import type { Host } from "./host.js";
+import { createNetProbe } from "./net.js";
+import { currentPlatform, IS_WINDOWS } from "./platform.js";
+import { createSysInfo } from "./sysinfo.js";
+
+/**
+ * The host the scanner runs on. Privilege is decided once: uid 0 on POSIX; on Windows, `net session` succeeds only
+ * in an elevated shell (the usual check that needs no native module).
+ */
+export async function createRealHost(): Promise<Host> {
+  const platform = currentPlatform();
+  return {
+    platform,
+    isPrivileged: await detectPrivilege(),
+    exec: runCommand,
+    sysinfo: createSysInfo(),
+    net: createNetProbe(),
+    fs: createHostFs(),
+    now: () => new Date(),
+  };
+}
+
+async function detectPrivilege(): Promise<boolean> {
+  if (IS_WINDOWS) return (await runCommand("net", ["session"], { timeoutMs: 10_000 })).ok;
+  return process.getuid?.() === 0;
+}
