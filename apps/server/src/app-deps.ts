@@ -1,0 +1,15 @@
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import type { Metrics } from "./http/metrics.js";
+import type { ServiceDeps } from "./services/deps.js";
+
+/** Everything the HTTP app needs, injected (tests build it with a temp store and a fixed clock). */
+export interface AppDeps extends ServiceDeps {
+  readonly config: Pick<Config, "publicUrl" | "trustProxy" | "allowPrivateTargets">;
+  readonly logger: Logger;
+  readonly tls: { readonly caSha256: string };
+  readonly metrics: Metrics;
+  /** Seconds since this process started serving. */
+  readonly uptimeSeconds: () => number;
+  readonly version: string;
+}

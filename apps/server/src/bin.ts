@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { registerAdminCommands } from "./cli/admin-commands.js";
+import { startBanner } from "./cli/banner.js";
+import { type CliEnv, cliLogger, configFrom, withServices } from "./cli/context.js";
+import { CONFIG_VARIABLES, ConfigError } from "./config.js";
+import { isServiceError } from "./errors.js";
+import { startServer } from "./server.js";
+import { SERVER_VERSION } from "./version.js";
+
+// The only module that touches process state: argv, env, stdout/stderr, signals and the exit code.
+const cli: CliEnv = {
+  env: process.env,
+  cwd: process.cwd(),
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+const program = new Command("hcs-server")
+  .description("HCS — Healthcare Compliance Service: HTTPS API server, worker and operator commands")
+  .version(SERVER_VERSION)
+  .option("--json", "print results as JSON")
+  .showHelpAfterError()
+  .exitOverride()
+  .addHelpText(
+    "after",
+    `\nConfiguration comes from the environment:\n${CONFIG_VARIABLES.map((v) => `  ${v.name.padEnd(26)} ${v.meaning} [default: ${v.default}]`).join("\n")}\n\nExit codes: 0 ok, 1 failure, 2 usage or configuration error.\n`,
+  );
+
+program
+  .command("serve")
+  .description("Run the HTTPS server (creates a CA and a bootstrap operator account on first start)")
+  .addHelpText(
+    "after",
+    "\nExample:\n  HCS_PORT=8443 hcs-server serve\n  curl --cacert .hcs-data/tls/ca.crt https://127.0.0.1:8443/healthz\n",
+  )
+  .action(async () => {
+    const config = configFrom(cli);
+    const logger = cliLogger(config);
+    const server = await startServer(config, logger);
+    for (const line of startBanner(server, config)) cli.out(line);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, "shutting down");
+      server.close().then(
+        () => process.exit(EXIT.ok),
+        (err: unknown) => {
+          logger.error({ err }, "shutdown failed");
+          process.exit(EXIT.failure);
+        },
+      );
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+
+program
+  .command("migrate")
+  .description("Create or upgrade the database schema, then exit")
+  .action(async () => {
+    await withServices(cli, async (deps) => {
+      cli.out(`store ${deps.store.description} is at the latest schema`);
+    });
+  });
+
+registerAdminCommands(program, cli);
+
+function fail(err: unknown): never {
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+  if (err instanceof ConfigError) {
+    cli.err(`configuration error: ${err.message}`);
+    process.exit(EXIT.usage);
+  }
+  if (isServiceError(err)) {
+    cli.err(`error (${err.code}): ${err.message}`);
+    process.exit(EXIT.failure);
+  }
+  cli.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(EXIT.failure);
+}
+
+program.parseAsync(process.argv).catch(fail);

@@ -1,0 +1,145 @@
+import { type Plan, PlanSchema, type Tier, TierSchema } from "@hcs/protocol";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { createAccount, getAccount, listAccounts, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
+import { issueApiKey, listApiKeys, revokeApiKey } from "../services/api-keys.js";
+import { addPractice, listPractices } from "../services/practices.js";
+import { type CliEnv, printResult, withServices } from "./context.js";
+
+function nonNegativeInt(value: string): number {
+  if (!/^[0-9]{1,10}$/.test(value)) throw new InvalidArgumentError("must be a whole number of credits (0 or more)");
+  return Number(value);
+}
+
+function positiveDays(value: string): number {
+  if (!/^[0-9]{1,5}$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError("must be a number of days, 1 or more");
+  return Number(value);
+}
+
+/** `accounts`, `keys` and `practices`: the operator's administration commands. */
+export function registerAdminCommands(program: Command, cli: CliEnv): void {
+  const json = () => Boolean(program.opts().json);
+
+  const accounts = program.command("accounts").description("Billing accounts (plan, tier, credits, webhook secret)");
+  accounts
+    .command("create")
+    .description("Create an account; prints its id and webhook signing secret")
+    .requiredOption("--name <name>", "account (organization) name")
+    .addOption(new Option("--plan <plan>", "billing plan").choices(PlanSchema.options).makeOptionMandatory())
+    .addOption(
+      new Option("--tier <tier>", "rate-limit tier for Group B (60 or 600 requests/min)")
+        .choices(TierSchema.options)
+        .default("standard"),
+    )
+    .option("--credits <n>", "opening credit balance", nonNegativeInt, 0)
+    .option("--email <email>", "contact email")
+    .addHelpText(
+      "after",
+      '\nExample:\n  hcs-server accounts create --name "Sunrise Family Practice" --plan professional --credits 5000\n',
+    )
+    .action(async (o: { name: string; plan: Plan; tier: Tier; credits: number; email?: string }) => {
+      const { account, webhookSecret } = await withServices(cli, (deps) =>
+        createAccount(deps, { name: o.name, plan: o.plan, tier: o.tier, credits: o.credits, email: o.email ?? null }),
+      );
+      printResult(cli, json(), { ...account, webhook_secret: webhookSecret });
+      if (!json())
+        cli.err(
+          "Webhook deliveries to this account are signed with webhook_secret (see docs/webhooks.md). Create a key with: hcs-server keys create --account " +
+            account.id,
+        );
+    });
+  accounts
+    .command("list")
+    .description("List accounts")
+    .action(async () => {
+      const rows = await withServices(cli, (deps) => listAccounts(deps));
+      printResult(cli, json(), rows as unknown as Record<string, unknown>[]);
+    });
+  accounts
+    .command("show <account-id>")
+    .description("Show one account")
+    .action(async (id: string) => {
+      printResult(
+        cli,
+        json(),
+        (await withServices(cli, (deps) => getAccount(deps, id))) as unknown as Record<string, unknown>,
+      );
+    });
+  accounts
+    .command("webhook-secret <account-id>")
+    .description("Show the account's webhook signing secret, or replace it with --rotate")
+    .option("--rotate", "generate a new secret (the old one stops working at once)")
+    .action(async (id: string, o: { rotate?: boolean }) => {
+      const secret = await withServices(cli, (deps) =>
+        o.rotate ? rotateWebhookSecret(deps, id) : webhookSecretOf(deps, id),
+      );
+      printResult(cli, json(), { account_id: id, webhook_secret: secret, rotated: Boolean(o.rotate) });
+    });
+
+  const keys = program.command("keys").description("API keys (shown once at creation, stored hashed)");
+  keys
+    .command("create")
+    .description("Issue a new API key for an account; the key is printed once")
+    .requiredOption("--account <account-id>", "account the key bills to")
+    .option("--label <label>", "what the key is for", "")
+    .option("--expires-in-days <days>", "expire the key after this many days", positiveDays)
+    .addHelpText(
+      "after",
+      '\nExample:\n  hcs-server keys create --account acct_XXXXXXXXXXXXXXXX --label "EHR integration"\n',
+    )
+    .action(async (o: { account: string; label: string; expiresInDays?: number }) => {
+      const key = await withServices(cli, (deps) =>
+        issueApiKey(deps, {
+          accountId: o.account,
+          label: o.label,
+          expiresAt: o.expiresInDays ? new Date(Date.now() + o.expiresInDays * 86_400_000) : null,
+        }),
+      );
+      printResult(cli, json(), { key_id: key.keyId, api_key: key.apiKey, created_at: key.createdAt });
+      if (!json())
+        cli.err("Store the key now: it is not shown again. Group B: X-API-Key header; Group A: Authorization: Bearer.");
+    });
+  keys
+    .command("revoke <key-id>")
+    .description("Revoke a key (takes effect on the next request)")
+    .action(async (keyId: string) => {
+      const r = await withServices(cli, (deps) => revokeApiKey(deps, keyId));
+      printResult(cli, json(), { key_id: r.keyId, revoked_at: r.revokedAt });
+    });
+  keys
+    .command("list")
+    .description("List an account's keys (ids only)")
+    .requiredOption("--account <account-id>", "account")
+    .action(async (o: { account: string }) => {
+      const rows = await withServices(cli, (deps) => listApiKeys(deps, o.account));
+      printResult(cli, json(), rows as unknown as Record<string, unknown>[]);
+    });
+
+  const practices = program.command("practices").description("Practices (NPI, domain, website) owned by accounts");
+  practices
+    .command("add")
+    .description("Register a practice under an account")
+    .requiredOption("--npi <npi>", "10-digit NPI")
+    .requiredOption("--name <name>", "practice name")
+    .requiredOption("--domain <domain>", "email/DNS domain scanned from outside, e.g. sunrise-clinic.example")
+    .option("--website <url>", "patient-facing website, e.g. https://www.sunrise-clinic.example/")
+    .requiredOption("--account <account-id>", "owning account")
+    .addHelpText(
+      "after",
+      '\nExample:\n  hcs-server practices add --npi 1234567893 --name "Sunrise Family Practice" \\\n    --domain sunrise-clinic.example --website https://www.sunrise-clinic.example/ --account acct_XXXXXXXXXXXXXXXX\n',
+    )
+    .action(async (o: { npi: string; name: string; domain: string; website?: string; account: string }) => {
+      const p = await withServices(cli, (deps) =>
+        addPractice(deps, { npi: o.npi, name: o.name, domain: o.domain, website: o.website, accountId: o.account }),
+      );
+      printResult(cli, json(), p as unknown as Record<string, unknown>);
+    });
+  practices
+    .command("list")
+    .description("List practices")
+    .option("--account <account-id>", "only this account's")
+    .action(async (o: { account?: string }) => {
+      const rows = await withServices(cli, (deps) => listPractices(deps, o.account));
+      printResult(cli, json(), rows as unknown as Record<string, unknown>[]);
+    });
+}

@@ -1,0 +1,41 @@
+import { join } from "node:path";
+import type { Config } from "../config.js";
+import type { RunningServer } from "../server.js";
+import { formatFingerprint } from "../tls/certificates.js";
+
+/** What `hcs-server serve` prints at start: where it listens, the CA to trust, and on first start what to do next. */
+export function startBanner(server: RunningServer, config: Config): string[] {
+  const caFile =
+    server.tls.source === "self-managed" ? join(config.dataDir, "tls", "ca.crt") : (config.tls?.certFile ?? "");
+  const publicUrl = server.deps.config.publicUrl;
+  const lines = [
+    `HCS server ${server.deps.version} listening on ${server.url} (store: ${server.deps.store.description})`,
+    ...(server.httpPort !== null
+      ? [`Plain HTTP on port ${server.httpPort} answers every request 403 https_required`]
+      : []),
+    `TLS: ${server.tls.source === "self-managed" ? `self-managed CA ${server.tls.createdCa ? "(created now)" : ""}` : "configured certificate"} ${caFile}`.replace(
+      /\s+/g,
+      " ",
+    ),
+    `CA SHA-256 fingerprint: ${formatFingerprint(server.tls.caSha256)}`,
+  ];
+  const b = server.bootstrap;
+  if (b) {
+    lines.push(
+      "",
+      `First start: created the operator account ${b.accountId} (Professional plan, bulk tier, ${b.credits} credits)`,
+      "and its API key. It is shown only now; store it safely:",
+      "",
+      `  ${b.apiKey}`,
+      "",
+      "Next steps:",
+      `  curl --cacert ${caFile} ${publicUrl}/healthz`,
+      `  curl --cacert ${caFile} ${publicUrl}/.well-known/agent-card.json`,
+      `  hcs-server practices add --npi 1234567893 --name "Sunrise Family Practice" --domain sunrise-clinic.example --account ${b.accountId}`,
+      `  curl --cacert ${caFile} -H "X-API-Key: <the key above>" ${publicUrl}/v1/a2a/grade/1234567893`,
+      `  curl --cacert ${caFile} -H "Authorization: Bearer <the key above>" ${publicUrl}/v1/practice?npi=1234567893`,
+      "More: docs/operations.md",
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,189 @@
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["0", "1", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[A-Za-z0-9.-]+):[0-9]{1,5}$/, "host:port");
+
+/** Environment variables the server reads, validated once at start-up (documented in docs/operations.md). */
+const EnvSchema = z.object({
+  HCS_DATA_DIR: z.string().min(1).default("./.hcs-data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  HCS_HOST: z
+    .string()
+    .refine((h) => isIP(h) !== 0 || /^[A-Za-z0-9.-]+$/.test(h), "must be an IP address or a host name")
+    .default("127.0.0.1"),
+  HCS_PORT: port.default(8443),
+  HCS_HTTP_PORT: port.optional(),
+  HCS_TLS_CERT: z.string().min(1).optional(),
+  HCS_TLS_KEY: z.string().min(1).optional(),
+  HCS_PUBLIC_URL: z
+    .url({ protocol: /^https$/, error: "must be an https:// URL" })
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
+  HCS_TRUST_PROXY: bool.default(false),
+  HCS_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  HCS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  HCS_DNS_SERVERS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(hostPort).max(8))
+    .optional(),
+  HCS_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  HCS_MASTER_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "must be 64 hex digits (32 bytes)")
+    .optional(),
+});
+
+export interface Config {
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  readonly host: string;
+  readonly port: number;
+  readonly httpPort: number | null;
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  /** Base URL clients reach this server at (deploy tokens and agent cards carry it). */
+  readonly publicUrl: string;
+  /** False when publicUrl was derived from host and port (then a port of 0 is replaced by the bound port). */
+  readonly publicUrlExplicit: boolean;
+  readonly trustProxy: boolean;
+  readonly allowPrivateTargets: boolean;
+  readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  readonly dnsServers: readonly { host: string; port: number }[] | null;
+  readonly workerConcurrency: number;
+  readonly masterKeyHex: string | null;
+}
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {
+  readonly code = "invalid_config" as const;
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+function splitHostPort(s: string): { host: string; port: number } {
+  const i = s.lastIndexOf(":");
+  return { host: s.slice(0, i).replace(/^\[|\]$/g, ""), port: Number(s.slice(i + 1)) };
+}
+
+/** Reads and validates the server's environment; throws ConfigError on the first bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, cwd: string): Config {
+  // Empty strings mean "unset" (a common shell habit: `HCS_HTTP_PORT= hcs-server serve`).
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v !== ""),
+  );
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    throw new ConfigError(variable, `${issue.message} (got ${JSON.stringify(present[variable] ?? "")})`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.HCS_TLS_CERT) !== Boolean(e.HCS_TLS_KEY)) {
+    throw new ConfigError(
+      e.HCS_TLS_CERT ? "HCS_TLS_KEY" : "HCS_TLS_CERT",
+      "HCS_TLS_CERT and HCS_TLS_KEY must be set together",
+    );
+  }
+  if (e.HCS_HTTP_PORT !== undefined && e.HCS_HTTP_PORT !== 0 && e.HCS_HTTP_PORT === e.HCS_PORT) {
+    throw new ConfigError("HCS_HTTP_PORT", "must differ from HCS_PORT");
+  }
+  for (const dns of e.HCS_DNS_SERVERS ?? []) {
+    const { host, port: p } = splitHostPort(dns);
+    if (isIP(host) === 0) throw new ConfigError("HCS_DNS_SERVERS", `${dns}: DNS servers must be IP addresses`);
+    if (p < 1 || p > 65535) throw new ConfigError("HCS_DNS_SERVERS", `${dns}: port out of range`);
+  }
+  const urlHost = isIP(e.HCS_HOST) === 6 ? `[${e.HCS_HOST}]` : e.HCS_HOST === "0.0.0.0" ? "127.0.0.1" : e.HCS_HOST;
+  return {
+    dataDir: resolve(cwd, e.HCS_DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    host: e.HCS_HOST,
+    port: e.HCS_PORT,
+    httpPort: e.HCS_HTTP_PORT ?? null,
+    tls:
+      e.HCS_TLS_CERT && e.HCS_TLS_KEY
+        ? { certFile: resolve(cwd, e.HCS_TLS_CERT), keyFile: resolve(cwd, e.HCS_TLS_KEY) }
+        : null,
+    publicUrl: e.HCS_PUBLIC_URL ?? `https://${urlHost}:${e.HCS_PORT}`,
+    publicUrlExplicit: e.HCS_PUBLIC_URL !== undefined,
+    trustProxy: e.HCS_TRUST_PROXY,
+    allowPrivateTargets: e.HCS_ALLOW_PRIVATE_TARGETS,
+    logLevel: e.HCS_LOG_LEVEL,
+    dnsServers: e.HCS_DNS_SERVERS ? e.HCS_DNS_SERVERS.map(splitHostPort) : null,
+    workerConcurrency: e.HCS_WORKER_CONCURRENCY,
+    masterKeyHex: e.HCS_MASTER_KEY ?? null,
+  };
+}
+
+/** The variables and their meaning, for `hcs-server --help` and docs/operations.md. */
+export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; default: string; meaning: string }[] = [
+  {
+    name: "HCS_DATA_DIR",
+    default: "./.hcs-data",
+    meaning: "Data directory: embedded SQLite database, TLS material, master key",
+  },
+  {
+    name: "DATABASE_URL",
+    default: "(unset: embedded SQLite)",
+    meaning: "PostgreSQL URL; set it to share one database between several server and worker processes",
+  },
+  { name: "HCS_HOST", default: "127.0.0.1", meaning: "Address the HTTPS listener binds" },
+  { name: "HCS_PORT", default: "8443", meaning: "HTTPS port (0 picks a free port)" },
+  {
+    name: "HCS_HTTP_PORT",
+    default: "(unset: no plain listener)",
+    meaning: "Optional plain-HTTP port; it answers every request 403 https_required",
+  },
+  {
+    name: "HCS_TLS_CERT",
+    default: "(unset: self-managed CA)",
+    meaning: "PEM certificate chain file; with HCS_TLS_KEY replaces the self-managed CA",
+  },
+  { name: "HCS_TLS_KEY", default: "(unset)", meaning: "PEM private key file for HCS_TLS_CERT" },
+  {
+    name: "HCS_PUBLIC_URL",
+    default: "https://HCS_HOST:HCS_PORT",
+    meaning: "https URL clients use to reach the server (put in deploy tokens, agent card, install commands)",
+  },
+  {
+    name: "HCS_TRUST_PROXY",
+    default: "0",
+    meaning: "1 to trust X-Forwarded-Proto / X-Forwarded-For from a TLS-terminating proxy",
+  },
+  {
+    name: "HCS_ALLOW_PRIVATE_TARGETS",
+    default: "0",
+    meaning: "1 to let scans and callbacks reach private, loopback and link-local addresses (tests, demos, labs)",
+  },
+  { name: "HCS_LOG_LEVEL", default: "info", meaning: "fatal, error, warn, info, debug, trace or silent" },
+  {
+    name: "HCS_DNS_SERVERS",
+    default: "(system resolvers)",
+    meaning: "Comma-separated ip:port DNS servers for the external scan",
+  },
+  { name: "HCS_WORKER_CONCURRENCY", default: "4", meaning: "Jobs one worker process runs at once" },
+  {
+    name: "HCS_MASTER_KEY",
+    default: "(generated in the data dir)",
+    meaning: "64 hex digits; encrypts webhook secrets at rest. Set the same value on every instance sharing a database",
+  },
+];

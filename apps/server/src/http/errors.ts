@@ -1,0 +1,60 @@
+import { type ErrorCode, httpStatusFor } from "@hcs/protocol";
+import type { Logger } from "pino";
+import { isServiceError } from "../errors.js";
+import { errorBody } from "./error-body.js";
+import type { HcsMiddleware } from "./state.js";
+
+// Koa and router errors carry a status; these are the ones a client can cause.
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: "invalid_body",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  501: "method_not_allowed",
+};
+
+/**
+ * Turns every failure into the DESIGN §3.2 body: ServiceErrors keep their code and message; anything unexpected
+ * becomes 500 `internal` with only the request id (the cause goes to the log, never to the client).
+ */
+export function errorMapper(logger: Logger): HcsMiddleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body == null && ctx.status === 404) {
+        ctx.status = 404;
+        ctx.body = errorBody("not_found", `no such resource: ${ctx.method} ${ctx.path}`, ctx.state.requestId);
+      } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
+        ctx.status = 405;
+        ctx.body = errorBody("method_not_allowed", `${ctx.method} is not allowed on ${ctx.path}`, ctx.state.requestId);
+      }
+    } catch (err) {
+      if (isServiceError(err)) {
+        ctx.status = httpStatusFor(err.code);
+        ctx.body = errorBody(err.code, err.message, ctx.state.requestId, err.details);
+        return;
+      }
+      const status = (err as { status?: unknown }).status;
+      const known = typeof status === "number" ? STATUS_CODES[status] : undefined;
+      if (known) {
+        ctx.status = httpStatusFor(known);
+        if (known === "method_not_allowed") {
+          const allow = (err as { headers?: Record<string, string> }).headers?.Allow;
+          if (allow) ctx.set("Allow", allow);
+        }
+        ctx.body = errorBody(
+          known,
+          known === "method_not_allowed"
+            ? `${ctx.method} is not allowed on ${ctx.path}`
+            : "the request could not be processed",
+          ctx.state.requestId,
+        );
+        return;
+      }
+      logger.error({ err, request_id: ctx.state.requestId, path: ctx.path }, "unhandled error");
+      ctx.status = 500;
+      ctx.body = errorBody("internal", "internal error; quote the request id when reporting it", ctx.state.requestId);
+    }
+  };
+}

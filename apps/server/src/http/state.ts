@@ -1,0 +1,19 @@
+import type { ParameterizedContext } from "koa";
+import type { ServiceError } from "../errors.js";
+import type { Caller } from "../services/api-keys.js";
+
+/** Per-request state every middleware shares (Koa's ctx.state). */
+export interface HcsState {
+  requestId: string;
+  /** The authenticated key, once the auth middleware accepted one. */
+  caller: Caller | null;
+  /** Why credentials were refused; thrown by requireCaller after rate limiting has counted the attempt. */
+  authError: ServiceError | null;
+  /** What the request acted on, for the audit trail (set by routes). */
+  auditResource: string | null;
+  /** Raw request body once read (kept for signature checks). */
+  rawBody: Buffer | null;
+}
+
+export type HcsContext = ParameterizedContext<HcsState>;
+export type HcsMiddleware = (ctx: HcsContext, next: () => Promise<unknown>) => Promise<unknown>;

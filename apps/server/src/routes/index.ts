@@ -1,0 +1,15 @@
+import { practiceStatusRoute } from "./group-a/practice.js";
+import { freeKeyRoute } from "./group-b/free-keys.js";
+import { gradeLookupRoute } from "./group-b/grade.js";
+import { discoveryRoutes } from "./public/discovery.js";
+import { operationsRoutes } from "./public/operations.js";
+import type { RouteDef } from "./route.js";
+
+/** Every HTTP route, in one literal list (the router and the OpenAPI document both read it). */
+export const ROUTES: readonly RouteDef[] = [
+  ...operationsRoutes,
+  ...discoveryRoutes(() => ROUTES),
+  freeKeyRoute,
+  gradeLookupRoute,
+  practiceStatusRoute,
+];

@@ -1,0 +1,27 @@
+import { NpiSchema } from "@hcs/protocol";
+import { z } from "zod";
+import { ServiceError } from "../errors.js";
+import type { HcsContext } from "../http/state.js";
+
+export const NpiParamsSchema = z.object({ npi: NpiSchema });
+
+/** The validated `:npi` path parameter, or 400 invalid_npi. */
+export function npiParam(ctx: HcsContext): string {
+  const raw = (ctx as unknown as { params?: Record<string, string> }).params?.npi;
+  const parsed = NpiSchema.safeParse(raw);
+  if (!parsed.success) throw new ServiceError("invalid_npi", "npi must be 10 digits with a valid check digit");
+  return parsed.data;
+}
+
+/** A validated path parameter by name (strings only; the schema refines). */
+export function pathParam<S extends z.ZodType>(
+  ctx: HcsContext,
+  name: string,
+  schema: S,
+  code: "invalid_body" | "not_found" = "not_found",
+): z.output<S> {
+  const raw = (ctx as unknown as { params?: Record<string, string> }).params?.[name];
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ServiceError(code, `${name} is not valid`);
+  return parsed.data;
+}

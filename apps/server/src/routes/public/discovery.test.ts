@@ -1,0 +1,128 @@
+import { createHash } from "node:crypto";
+import { AgentCard } from "@a2a-js/sdk";
+import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { canonicalJson, ReputationSnapshotSchema } from "@hcs/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { httpRequestTo } from "../../test-support/https-client.js";
+import { startTestServer, type TestServer } from "../../test-support/test-server.js";
+import { ROUTES } from "../index.js";
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A fetch for the A2A SDK that trusts the test CA (Node's global fetch cannot take a CA). */
+const fetchTrustingCa: typeof fetch = async (input, init) => {
+  const res = await httpRequestTo(String(input), {
+    ca: t.ca,
+    method: init?.method ?? "GET",
+    headers: init?.headers as Record<string, string>,
+  });
+  return new Response(res.text, {
+    status: res.status,
+    headers: { "content-type": String(res.headers["content-type"] ?? "") },
+  });
+};
+
+describe("A2A agent card", () => {
+  it("is an A2A v1.0 card the @a2a-js/sdk resolver reads, pointing at the JSON-RPC endpoint", async () => {
+    const card = await new DefaultAgentCardResolver({ fetchImpl: fetchTrustingCa }).resolve(t.url);
+    expect(card.name).toContain("HCS");
+    expect(card.supportedInterfaces[0]).toMatchObject({
+      url: `${t.url}/api/a2a`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
+    expect(card.securitySchemes.ApiKey?.scheme).toEqual({
+      $case: "apiKeySecurityScheme",
+      value: { description: "Group B API key", location: "header", name: "X-API-Key" },
+    });
+    expect(card.defaultInputModes).toEqual(["application/json"]);
+    expect(card.provider?.organization).toBe("HCS");
+    const groupB = ROUTES.filter((r) => r.group === "b" || r.group === "b-open");
+    expect(card.skills.map((s) => s.id).sort()).toEqual(groupB.map((r) => r.operationId).sort());
+  });
+
+  it("round-trips through the SDK's AgentCard codec unchanged (no unknown or mistyped fields)", async () => {
+    const res = await t.request("/.well-known/agent-card.json");
+    const json = res.json;
+    expect(AgentCard.toJSON(AgentCard.fromJSON(json))).toEqual(json);
+    const pricing = json.capabilities.extensions[0].params;
+    expect(pricing.credit_prices.grade).toBe(25);
+    expect(pricing.rate_limits_per_minute).toEqual({ standard: 60, bulk: 600 });
+  });
+
+  it("is cacheable: Cache-Control and a strong ETag; 304 on If-None-Match", async () => {
+    const res = await t.request("/.well-known/agent-card.json");
+    expect(res.headers["cache-control"]).toBe("public, max-age=300");
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const again = await t.request("/.well-known/agent-card.json", { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+  });
+});
+
+describe("OpenAPI document", () => {
+  it("is valid OpenAPI 3.1 (swagger-parser) and covers every Group B route that exists", async () => {
+    const res = await t.request("/openapi-a2a.yaml");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toContain("yaml");
+    const doc = parseYaml(res.text);
+    const validated = (await SwaggerParser.validate(structuredClone(doc))) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(validated.openapi).toBe("3.1.0");
+    for (const r of ROUTES.filter((x) => x.group === "b" || x.group === "b-open")) {
+      const path = r.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+      expect(doc.paths[path]?.[r.method], `${r.method} ${path}`).toBeDefined();
+      expect(doc.paths[path][r.method].responses["200"] ?? doc.paths[path][r.method].responses["201"]).toBeDefined();
+    }
+    const grade = doc.paths["/v1/a2a/grade/{npi}"].get;
+    expect(grade.security).toEqual([{ ApiKey: [] }]);
+    expect(Object.keys(grade.responses).sort()).toEqual(["200", "400", "401", "402", "403", "404", "429"]);
+    expect(grade.responses["200"].headers["X-RateLimit-Remaining"]).toBeDefined();
+    expect(doc.components.schemas.GradeRecord.properties.compliance_score).toMatchObject({
+      type: "integer",
+      minimum: 0,
+      maximum: 100,
+    });
+    // Operator endpoints and Group A stay out of the agent-facing document.
+    expect(doc.paths["/healthz"]).toBeUndefined();
+    expect(doc.paths["/v1/practice"]).toBeUndefined();
+  });
+});
+
+describe("GET /api/reputation", () => {
+  it("reports totals from the store with a SHA-256 over the canonical JSON of the fields", async () => {
+    const a = await accountWithKey(t.server.deps);
+    await gradedPractice(t.server.deps, a.accountId, "1679576722");
+    const fresh = await startTestServerLikeCacheBypass();
+    expect(ReputationSnapshotSchema.parse(fresh)).toBeTruthy();
+    const { sha256, ...fields } = fresh;
+    expect(sha256).toBe(createHash("sha256").update(canonicalJson(fields)).digest("hex"));
+    expect(fresh.practices_served).toBe(1);
+    expect(fresh.total_scans).toBe(1);
+    expect(fresh.average_response_time_ms).toBeGreaterThan(0);
+  });
+
+  it("is cached briefly: a second call within 10 s returns the same snapshot", async () => {
+    const a = await t.request("/api/reputation");
+    const b = await t.request("/api/reputation");
+    expect(b.json).toEqual(a.json);
+    expect(a.headers["cache-control"]).toBe("public, max-age=10");
+  });
+});
+
+// The reputation cache lives for 10 s per app; the first call of this file happens after the data was added.
+async function startTestServerLikeCacheBypass() {
+  return (await t.request("/api/reputation")).json;
+}

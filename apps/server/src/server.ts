@@ -1,0 +1,140 @@
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { createApp } from "./app.js";
+import type { AppDeps } from "./app-deps.js";
+import type { Config } from "./config.js";
+import { plainHttpRefuser } from "./http/https-only.js";
+import { createMetrics } from "./http/metrics.js";
+import { pruneRateLimits } from "./http/rate-limit.js";
+import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
+import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
+import { openStore, type Store, storeOptionsFor } from "./store/store.js";
+import { certificateHosts, ensureSelfManagedTls, loadConfiguredTls, type TlsMaterial } from "./tls/tls-material.js";
+import { SERVER_VERSION } from "./version.js";
+
+export interface RunningServer {
+  /** The URL the HTTPS listener answers on (the actual port when HCS_PORT=0). */
+  readonly url: string;
+  readonly port: number;
+  readonly httpPort: number | null;
+  readonly tls: TlsMaterial;
+  readonly deps: AppDeps;
+  readonly bootstrap: BootstrapResult | null;
+  close(): Promise<void>;
+}
+
+function listen(server: HttpServer | HttpsServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: HttpServer | HttpsServer): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Requests still in flight get a short grace period, then their sockets are closed.
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  });
+}
+
+/** Opens the configured store and applies pending migrations. */
+export async function openMigratedStore(config: Pick<Config, "dataDir" | "databaseUrl">): Promise<Store> {
+  const store = openStore(storeOptionsFor(config));
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+/**
+ * Starts the HTTPS server (and the optional plain-HTTP refuser): store, migrations, TLS material, bootstrap
+ * account on first start, periodic maintenance. Does not touch process-level state (signals, exit codes).
+ */
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  now: () => Date = () => new Date(),
+): Promise<RunningServer> {
+  const store = await openMigratedStore(config);
+  const tls = config.tls
+    ? loadConfiguredTls(config.tls.certFile, config.tls.keyFile)
+    : ensureSelfManagedTls(config.dataDir, certificateHosts(config.host, config.publicUrl), now());
+  const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
+  // Listen first (with a handler that answers 503 for the instant before the app exists), so that with
+  // HCS_PORT=0 the public URL can carry the port actually bound.
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res
+      .writeHead(503, { "Content-Type": "application/json", Connection: "close" })
+      .end('{"error":{"code":"unavailable","message":"starting","request_id":""}}');
+  };
+  const https = createHttpsServer({ cert: tls.certChainPem, key: tls.keyPem, minVersion: "TLSv1.2" }, (req, res) =>
+    handle(req, res),
+  );
+  https.keepAliveTimeout = 65_000;
+  https.headersTimeout = 66_000;
+  https.requestTimeout = 120_000;
+  const port = await listen(https, config.port, config.host);
+  const hostForUrl = config.host.includes(":")
+    ? `[${config.host}]`
+    : config.host === "0.0.0.0"
+      ? "127.0.0.1"
+      : config.host;
+  const url = `https://${hostForUrl}:${port}`;
+  const publicUrl = config.publicUrlExplicit ? config.publicUrl : url;
+
+  const startedAt = performance.now();
+  const deps: AppDeps = {
+    store,
+    now,
+    secrets,
+    config: { ...config, publicUrl },
+    logger,
+    tls: { caSha256: tls.caSha256 },
+    metrics: createMetrics(),
+    uptimeSeconds: () => (performance.now() - startedAt) / 1000,
+    version: SERVER_VERSION,
+  };
+  const bootstrap = await bootstrapOperatorAccount(deps);
+
+  handle = createApp(deps).callback();
+  let plain: HttpServer | null = null;
+  let httpPort: number | null = null;
+  if (config.httpPort !== null) {
+    plain = createHttpServer(plainHttpRefuser());
+    httpPort = await listen(plain, config.httpPort, config.host);
+  }
+
+  const maintenance = setInterval(() => {
+    pruneRateLimits(deps).catch((err: unknown) => logger.warn({ err }, "rate-limit pruning failed"));
+  }, 60_000);
+  maintenance.unref();
+
+  return {
+    url,
+    port,
+    httpPort,
+    tls,
+    deps,
+    bootstrap,
+    async close() {
+      clearInterval(maintenance);
+      await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Plan, Tier } from "@hcs/protocol";
+import { ServiceError } from "../errors.js";
+import { randomBase62 } from "../util/ids.js";
+import { iso, type ServiceDeps } from "./deps.js";
+
+/** `hcs_live_<12-char id>_<32-char secret>`: the id finds the row, the secret is checked against its hash. */
+const KEY_PATTERN = /^hcs_live_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
+export const API_KEY_PREFIX = "hcs_live_";
+
+export interface Caller {
+  readonly keyId: string;
+  readonly accountId: string;
+  readonly plan: Plan;
+  readonly tier: Tier;
+}
+
+const sha256 = (s: string): Buffer => createHash("sha256").update(s).digest();
+// Compared against when the key id is unknown, so a miss costs the same as a hit.
+const DUMMY_HASH = sha256("hcs-dummy-secret");
+
+/** Issues a new API key for an account; the key is returned once and only its hash is stored. */
+export async function issueApiKey(
+  deps: ServiceDeps,
+  input: { accountId: string; label?: string; expiresAt?: Date | null },
+): Promise<{ apiKey: string; keyId: string; createdAt: string }> {
+  const account = await deps.store.db
+    .selectFrom("accounts")
+    .select("id")
+    .where("id", "=", input.accountId)
+    .executeTakeFirst();
+  if (!account) throw new ServiceError("not_found", `no account ${input.accountId}`);
+  const idPart = randomBase62(12);
+  const secret = randomBase62(32);
+  const keyId = `key_${idPart}`;
+  const createdAt = iso(deps.now());
+  await deps.store.db
+    .insertInto("api_keys")
+    .values({
+      id: keyId,
+      account_id: input.accountId,
+      secret_hash: sha256(secret).toString("hex"),
+      label: input.label ?? "",
+      created_at: createdAt,
+      expires_at: input.expiresAt ? iso(input.expiresAt) : null,
+      revoked_at: null,
+    })
+    .execute();
+  return { apiKey: `${API_KEY_PREFIX}${idPart}_${secret}`, keyId, createdAt };
+}
+
+/** Resolves a presented key to its caller, or throws invalid_credentials / key_revoked. */
+export async function authenticateApiKey(deps: ServiceDeps, presented: string): Promise<Caller> {
+  const m = KEY_PATTERN.exec(presented);
+  if (!m) throw new ServiceError("invalid_credentials", "the API key is not valid");
+  const keyId = `key_${m[1]}`;
+  const row = await deps.store.db
+    .selectFrom("api_keys")
+    .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+    .select([
+      "api_keys.secret_hash",
+      "api_keys.revoked_at",
+      "api_keys.expires_at",
+      "api_keys.account_id",
+      "accounts.plan",
+      "accounts.tier",
+    ])
+    .where("api_keys.id", "=", keyId)
+    .executeTakeFirst();
+  const expected = row ? Buffer.from(row.secret_hash, "hex") : DUMMY_HASH;
+  const matches = timingSafeEqual(expected, sha256(m[2]!)) && row !== undefined;
+  if (!matches || !row) throw new ServiceError("invalid_credentials", "the API key is not valid");
+  if (row.revoked_at !== null) throw new ServiceError("key_revoked", "this API key has been revoked");
+  if (row.expires_at !== null && row.expires_at <= iso(deps.now())) {
+    throw new ServiceError("invalid_credentials", "this API key has expired");
+  }
+  return { keyId, accountId: row.account_id, plan: row.plan as Plan, tier: row.tier as Tier };
+}
+
+/** Revokes a key by id (idempotent). */
+export async function revokeApiKey(deps: ServiceDeps, keyId: string): Promise<{ keyId: string; revokedAt: string }> {
+  const row = await deps.store.db
+    .selectFrom("api_keys")
+    .select(["id", "revoked_at"])
+    .where("id", "=", keyId)
+    .executeTakeFirst();
+  if (!row) throw new ServiceError("not_found", `no API key ${keyId}`);
+  if (row.revoked_at) return { keyId, revokedAt: row.revoked_at };
+  const revokedAt = iso(deps.now());
+  await deps.store.db.updateTable("api_keys").set({ revoked_at: revokedAt }).where("id", "=", keyId).execute();
+  return { keyId, revokedAt };
+}
+
+export async function listApiKeys(deps: ServiceDeps, accountId: string) {
+  return deps.store.db
+    .selectFrom("api_keys")
+    .select(["id", "label", "created_at", "expires_at", "revoked_at"])
+    .where("account_id", "=", accountId)
+    .orderBy("created_at")
+    .execute();
+}

@@ -1,0 +1,72 @@
+import type { MeteredOperation } from "@hcs/protocol";
+import { sql, type Transaction } from "kysely";
+import type { Database } from "../store/schema.js";
+
+export type ChargeResult = { charged: true; balance: number } | { charged: false; balance: number };
+
+/**
+ * Takes `amount` credits from an account if it holds them, and writes the ledger row, inside the caller's
+ * transaction. The conditional UPDATE is what makes it atomic: two concurrent charges can never both spend the
+ * same credits, on SQLite or on PostgreSQL.
+ */
+export async function chargeCredits(
+  trx: Transaction<Database>,
+  input: {
+    accountId: string;
+    amount: number;
+    operation: MeteredOperation | string;
+    reference: string | null;
+    at: string;
+  },
+): Promise<ChargeResult> {
+  const updated = await trx
+    .updateTable("accounts")
+    .set({ credits: sql`credits - ${input.amount}` })
+    .where("id", "=", input.accountId)
+    .where("credits", ">=", input.amount)
+    .returning("credits")
+    .executeTakeFirst();
+  if (!updated) {
+    const row = await trx.selectFrom("accounts").select("credits").where("id", "=", input.accountId).executeTakeFirst();
+    return { charged: false, balance: row?.credits ?? 0 };
+  }
+  await trx
+    .insertInto("credit_ledger")
+    .values({
+      account_id: input.accountId,
+      delta: -input.amount,
+      balance_after: updated.credits,
+      operation: input.operation,
+      reference: input.reference,
+      created_at: input.at,
+    })
+    .execute();
+  return { charged: true, balance: updated.credits };
+}
+
+/** Adds credits (grants, refunds) with a ledger row, inside the caller's transaction. */
+export async function grantCredits(
+  trx: Transaction<Database>,
+  input: { accountId: string; amount: number; operation: string; reference: string | null; at: string },
+): Promise<number> {
+  if (!Number.isInteger(input.amount) || input.amount < 0)
+    throw new RangeError("credit grants are non-negative integers");
+  const updated = await trx
+    .updateTable("accounts")
+    .set({ credits: sql`credits + ${input.amount}` })
+    .where("id", "=", input.accountId)
+    .returning("credits")
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("credit_ledger")
+    .values({
+      account_id: input.accountId,
+      delta: input.amount,
+      balance_after: updated.credits,
+      operation: input.operation,
+      reference: input.reference,
+      created_at: input.at,
+    })
+    .execute();
+  return updated.credits;
+}

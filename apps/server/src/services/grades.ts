@@ -1,0 +1,215 @@
+import {
+  type CategoryName,
+  type FindingParsed,
+  type GradeRecord,
+  GradeRecordSchema,
+  SCORING_VERSION,
+  type ScorableFinding,
+  type ScoringSubject,
+  type Source,
+  scorePractice,
+} from "@hcs/protocol";
+import type { Transaction } from "kysely";
+import { ServiceError } from "../errors.js";
+import type { Database } from "../store/schema.js";
+import { iso, type ServiceDeps } from "./deps.js";
+import { getPractice } from "./practices.js";
+
+export interface AssessmentInput {
+  readonly npi: string;
+  readonly source: Source;
+  /** The subject examined: the domain for the external scan, the host name for a scanner. */
+  readonly subject: string;
+  readonly categories: readonly CategoryName[];
+  readonly findings: readonly FindingParsed[];
+  readonly at: Date;
+  readonly reference: string | null;
+}
+
+/**
+ * Stores one subject's new assessment: its findings replace that subject's previous ones (unreported findings are
+ * marked resolved, repeated ones keep first_seen), then the unified grade is recomputed over every subject of the
+ * practice and appended to the grades history. Runs in one transaction.
+ */
+export async function recordAssessment(deps: ServiceDeps, input: AssessmentInput): Promise<GradeRecord> {
+  const practice = await getPractice(deps, input.npi);
+  const at = iso(input.at);
+  return deps.store.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("assessments")
+      .values({
+        npi: input.npi,
+        source: input.source,
+        subject: input.subject,
+        categories: JSON.stringify([...new Set(input.categories)]),
+        assessed_at: at,
+        reference: input.reference,
+      })
+      .onConflict((oc) =>
+        oc.columns(["npi", "source", "subject"]).doUpdateSet({
+          categories: JSON.stringify([...new Set(input.categories)]),
+          assessed_at: at,
+          reference: input.reference,
+        }),
+      )
+      .execute();
+
+    const seen = new Set<string>();
+    for (const f of input.findings) {
+      if (seen.has(f.id)) continue; // the same finding reported twice counts once
+      seen.add(f.id);
+      const row = {
+        check_id: f.check_id,
+        category: f.category,
+        severity: f.severity,
+        title: f.title,
+        detail: f.detail,
+        evidence: JSON.stringify(f.evidence),
+        remediation: f.remediation,
+        controls: JSON.stringify(f.controls),
+        host: f.host ?? null,
+        grade_cap: f.grade_cap ?? null,
+        last_seen: at,
+        resolved_at: null,
+      };
+      await trx
+        .insertInto("findings")
+        .values({
+          npi: input.npi,
+          source: input.source,
+          subject: input.subject,
+          finding_id: f.id,
+          first_seen: at,
+          ...row,
+        })
+        .onConflict((oc) => oc.columns(["npi", "source", "subject", "finding_id"]).doUpdateSet(row))
+        .execute();
+    }
+    let resolve = trx
+      .updateTable("findings")
+      .set({ resolved_at: at })
+      .where("npi", "=", input.npi)
+      .where("source", "=", input.source)
+      .where("subject", "=", input.subject)
+      .where("resolved_at", "is", null);
+    if (seen.size > 0) resolve = resolve.where("finding_id", "not in", [...seen]);
+    await resolve.execute();
+
+    return computeAndStoreGrade(trx, input.npi, practice.name, at);
+  });
+}
+
+/** Recomputes the practice's grade from stored assessments and open findings, and appends it to the history. */
+async function computeAndStoreGrade(
+  trx: Transaction<Database>,
+  npi: string,
+  practiceName: string,
+  computedAt: string,
+): Promise<GradeRecord> {
+  const assessments = await trx.selectFrom("assessments").selectAll().where("npi", "=", npi).execute();
+  if (assessments.length === 0) throw new ServiceError("no_grade_yet", `practice ${npi} has not been scanned yet`);
+  const findings = await trx
+    .selectFrom("findings")
+    .select(["source", "subject", "category", "severity", "grade_cap"])
+    .where("npi", "=", npi)
+    .where("resolved_at", "is", null)
+    .execute();
+  const subjects: ScoringSubject[] = assessments.map((a) => ({
+    source: a.source as Source,
+    subject: a.subject,
+    categories: JSON.parse(a.categories) as CategoryName[],
+    findings: findings
+      .filter((f) => f.source === a.source && f.subject === a.subject)
+      .map(
+        (f): ScorableFinding => ({
+          category: f.category as CategoryName,
+          severity: f.severity as ScorableFinding["severity"],
+          grade_cap: (f.grade_cap ?? undefined) as ScorableFinding["grade_cap"],
+        }),
+      ),
+  }));
+  const result = scorePractice(subjects);
+  if (!result) throw new ServiceError("no_grade_yet", `practice ${npi} has no category with data yet`);
+  const scanDate = assessments
+    .map((a) => a.assessed_at)
+    .sort()
+    .at(-1)!;
+  const record: GradeRecord = GradeRecordSchema.parse({
+    npi,
+    practice_name: practiceName,
+    compliance_score: result.compliance_score,
+    grade: result.grade,
+    categories: result.categories,
+    scan_date: scanDate,
+    coverage: result.coverage,
+    caps_applied: result.caps_applied,
+    scoring_version: result.scoring_version,
+  });
+  await trx
+    .insertInto("grades")
+    .values({
+      npi,
+      computed_at: computedAt,
+      scan_date: scanDate,
+      compliance_score: record.compliance_score,
+      grade: record.grade,
+      scoring_version: record.scoring_version,
+      record: JSON.stringify(record),
+    })
+    .execute();
+  return record;
+}
+
+/**
+ * The practice's current grade record: the latest in the history, recomputed from stored findings when it was
+ * made by an older scoring version. npi_not_found for unknown practices, no_grade_yet before any scan.
+ */
+export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<GradeRecord> {
+  const row = await deps.store.db
+    .selectFrom("practices")
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom("grades")
+          .select(["npi", "record", "scoring_version"])
+          .where("npi", "=", npi)
+          .orderBy("id", "desc")
+          .limit(1)
+          .as("g"),
+      (join) => join.onRef("g.npi", "=", "practices.npi"),
+    )
+    .select(["practices.name", "g.record", "g.scoring_version"])
+    .where("practices.npi", "=", npi)
+    .executeTakeFirst();
+  if (!row) throw new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`);
+  if (row.record && row.scoring_version === SCORING_VERSION) return JSON.parse(row.record) as GradeRecord;
+  const practiceName = row.name;
+  return deps.store.db.transaction().execute((trx) => computeAndStoreGrade(trx, npi, practiceName, iso(deps.now())));
+}
+
+/** Open findings of a practice, newest first. */
+export async function openFindings(deps: ServiceDeps, npi: string) {
+  const rows = await deps.store.db
+    .selectFrom("findings")
+    .selectAll()
+    .where("npi", "=", npi)
+    .where("resolved_at", "is", null)
+    .orderBy("last_seen", "desc")
+    .execute();
+  return rows.map((r) => ({
+    id: r.finding_id,
+    check_id: r.check_id,
+    source: r.source,
+    category: r.category,
+    severity: r.severity,
+    title: r.title,
+    detail: r.detail,
+    evidence: JSON.parse(r.evidence),
+    remediation: r.remediation,
+    controls: JSON.parse(r.controls),
+    ...(r.host ? { host: r.host } : {}),
+    ...(r.grade_cap ? { grade_cap: r.grade_cap } : {}),
+    first_seen: r.first_seen,
+    last_seen: r.last_seen,
+  }));
+}

@@ -1,0 +1,89 @@
+import { isIP } from "node:net";
+import { NpiSchema } from "@hcs/protocol";
+import { z } from "zod";
+import { ServiceError } from "../errors.js";
+import { iso, type ServiceDeps } from "./deps.js";
+
+export interface PracticeView {
+  readonly npi: string;
+  readonly account_id: string;
+  readonly name: string;
+  readonly domain: string;
+  readonly website: string | null;
+  readonly created_at: string;
+}
+
+const DomainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
+    "must be a domain name such as clinic.example",
+  )
+  .refine((d) => isIP(d) === 0, "must be a domain name, not an IP address");
+
+const WebsiteSchema = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).max(2048);
+
+export const NewPracticeSchema = z.strictObject({
+  npi: NpiSchema,
+  name: z.string().trim().min(1).max(200),
+  domain: DomainSchema,
+  website: WebsiteSchema.optional(),
+  accountId: z.string().min(1),
+});
+
+/** Registers a practice (NPI) under an account. */
+export async function addPractice(deps: ServiceDeps, input: z.input<typeof NewPracticeSchema>): Promise<PracticeView> {
+  const parsed = NewPracticeSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const code = issue.path[0] === "npi" ? "invalid_npi" : "invalid_body";
+    throw new ServiceError(code, `${String(issue.path[0] ?? "practice")}: ${issue.message}`);
+  }
+  const p = parsed.data;
+  const account = await deps.store.db
+    .selectFrom("accounts")
+    .select("id")
+    .where("id", "=", p.accountId)
+    .executeTakeFirst();
+  if (!account) throw new ServiceError("not_found", `no account ${p.accountId}`);
+  const existing = await deps.store.db
+    .selectFrom("practices")
+    .select("npi")
+    .where("npi", "=", p.npi)
+    .executeTakeFirst();
+  if (existing) throw new ServiceError("conflict", `practice ${p.npi} is already registered`);
+  const row = {
+    npi: p.npi,
+    account_id: p.accountId,
+    name: p.name,
+    domain: p.domain,
+    website: p.website ?? null,
+    created_at: iso(deps.now()),
+  };
+  await deps.store.db.insertInto("practices").values(row).execute();
+  return row;
+}
+
+/** The practice with this NPI, or npi_not_found. */
+export async function getPractice(deps: ServiceDeps, npi: string): Promise<PracticeView> {
+  const row = await deps.store.db.selectFrom("practices").selectAll().where("npi", "=", npi).executeTakeFirst();
+  if (!row) throw new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`);
+  return row;
+}
+
+/** The practice if it belongs to `accountId`; otherwise forbidden (its existence is not a secret: grades are public ratings). */
+export async function getOwnedPractice(deps: ServiceDeps, npi: string, accountId: string): Promise<PracticeView> {
+  const practice = await getPractice(deps, npi);
+  if (practice.account_id !== accountId)
+    throw new ServiceError("forbidden", "this practice belongs to another account");
+  return practice;
+}
+
+export async function listPractices(deps: ServiceDeps, accountId?: string): Promise<PracticeView[]> {
+  let q = deps.store.db.selectFrom("practices").selectAll().orderBy("created_at");
+  if (accountId) q = q.where("account_id", "=", accountId);
+  return q.execute();
+}

@@ -1,0 +1,151 @@
+import type { Generated } from "kysely";
+
+// Times are ISO-8601 UTC strings with milliseconds in both engines: they sort correctly as text and read the
+// same from SQLite and PostgreSQL. JSON columns are text holding JSON. Booleans are 0/1 integers.
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  plan: string;
+  tier: string;
+  credits: number;
+  email: string | null;
+  /** AES-256-GCM ciphertext of the webhook signing secret (see secrets/master-key.ts). */
+  webhook_secret_enc: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 (hex) of the key's secret part; the key itself is never stored. */
+  secret_hash: string;
+  label: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface PracticesTable {
+  npi: string;
+  account_id: string;
+  name: string;
+  domain: string;
+  website: string | null;
+  created_at: string;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  account_id: string;
+  delta: number;
+  balance_after: number;
+  operation: string;
+  reference: string | null;
+  created_at: string;
+}
+
+/** The latest examination of one subject (external surface, scanner host, records) of a practice. */
+export interface AssessmentsTable {
+  npi: string;
+  source: string;
+  subject: string;
+  categories: string;
+  assessed_at: string;
+  reference: string | null;
+}
+
+export interface FindingsTable {
+  npi: string;
+  source: string;
+  subject: string;
+  finding_id: string;
+  check_id: string;
+  category: string;
+  severity: string;
+  title: string;
+  detail: string;
+  evidence: string;
+  remediation: string;
+  controls: string;
+  host: string | null;
+  grade_cap: string | null;
+  first_seen: string;
+  last_seen: string;
+  /** Set when a later assessment of the same subject no longer reports the finding. */
+  resolved_at: string | null;
+}
+
+export interface GradesTable {
+  id: Generated<number>;
+  npi: string;
+  computed_at: string;
+  scan_date: string;
+  compliance_score: number;
+  grade: string;
+  scoring_version: string;
+  /** The full grade record as served. */
+  record: string;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: string;
+  request_id: string;
+  actor_key_id: string | null;
+  actor_account_id: string | null;
+  action: string;
+  resource: string | null;
+  outcome: string;
+  status: number;
+  client_ip: string;
+  duration_ms: number;
+  /** RFC 9162 leaf hash: SHA-256(0x00 || canonical JSON of the event), hex. */
+  leaf_hash: string;
+}
+
+export interface RateLimitsTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+  expires_at: number;
+}
+
+/** Breach records tracked for practices (filled by the breach-data feature). */
+export interface BreachesTable {
+  id: string;
+  npi: string | null;
+  source: string;
+  reported_at: string;
+  individuals_affected: number | null;
+  created_at: string;
+}
+
+/** Documents generated for practices (reports, policies). */
+export interface DocumentsTable {
+  id: string;
+  npi: string;
+  kind: string;
+  created_at: string;
+}
+
+/** Small server-wide facts (e.g. that the bootstrap account was created), keyed once. */
+export interface ServerMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  server_meta: ServerMetaTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  practices: PracticesTable;
+  credit_ledger: CreditLedgerTable;
+  assessments: AssessmentsTable;
+  findings: FindingsTable;
+  grades: GradesTable;
+  audit_events: AuditEventsTable;
+  rate_limits: RateLimitsTable;
+  breaches: BreachesTable;
+  documents: DocumentsTable;
+}

@@ -1,0 +1,85 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Engine } from "./migrations/engine.js";
+import { migrationsFor } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+import { WriteBatcher } from "./write-batcher.js";
+
+export type { Engine };
+
+export interface Store {
+  readonly engine: Engine;
+  readonly db: Kysely<Database>;
+  /** Group commit for hot-path writes (DESIGN §4): ops queued in one event-loop turn share one transaction. */
+  readonly writes: WriteBatcher;
+  /** Where the data lives, for logs (never includes a password). */
+  readonly description: string;
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export type StoreOptions =
+  | { engine: "sqlite"; file: string }
+  | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
+
+// PostgreSQL returns int8 (bigint, count(*)) as strings; our values stay far below 2^53, so read them as numbers.
+pg.types.setTypeParser(20, (v) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${v} exceeds the safe integer range`);
+  return n;
+});
+
+/** Opens the store described by the options (does not migrate; call migrate()). */
+export function openStore(options: StoreOptions): Store {
+  if (options.engine === "sqlite") {
+    const sqlite = new SQLite(options.file);
+    // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it returns,
+    // which group commit then amortizes across the requests of one event-loop turn.
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return makeStore("sqlite", db, `sqlite:${options.file}`);
+  }
+  const url = new URL(options.url);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    // Each test run (and each operator who wants it) can live in its own schema.
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  url.password = url.password ? "***" : "";
+  return makeStore("postgres", db, `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`);
+}
+
+function makeStore(engine: Engine, db: Kysely<Database>, description: string): Store {
+  const writes = new WriteBatcher(db);
+  return {
+    engine,
+    db,
+    writes,
+    description,
+    async migrate() {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(engine) } });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error;
+      return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    },
+    async close() {
+      await writes.drain();
+      await db.destroy();
+    },
+  };
+}
+
+/** The embedded default: SQLite in the data directory. */
+export function storeOptionsFor(config: { dataDir: string; databaseUrl: string | null }): StoreOptions {
+  if (config.databaseUrl) return { engine: "postgres", url: config.databaseUrl };
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return { engine: "sqlite", file: join(config.dataDir, "hcs.sqlite") };
+}

@@ -1,0 +1,40 @@
+import type { FindingParsed, Plan, Tier } from "@hcs/protocol";
+import { createAccount } from "../services/accounts.js";
+import { issueApiKey } from "../services/api-keys.js";
+import type { ServiceDeps } from "../services/deps.js";
+import { recordAssessment } from "../services/grades.js";
+import { addPractice } from "../services/practices.js";
+
+/** An account with one key, created through the services (what `hcs-server accounts/keys create` do). */
+export async function accountWithKey(
+  deps: ServiceDeps,
+  o: { plan?: Plan; tier?: Tier; credits?: number; name?: string } = {},
+) {
+  const { account, webhookSecret } = await createAccount(deps, {
+    name: o.name ?? "Test Clinic Group",
+    plan: o.plan ?? "free",
+    tier: o.tier ?? "standard",
+    credits: o.credits ?? 500,
+  });
+  const key = await issueApiKey(deps, { accountId: account.id });
+  return { accountId: account.id, apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
+}
+
+/** A practice with one external assessment, so that it has a grade. */
+export async function gradedPractice(
+  deps: ServiceDeps,
+  accountId: string,
+  npi: string,
+  findings: FindingParsed[] = [],
+) {
+  await addPractice(deps, { npi, name: `Practice ${npi}`, domain: `p${npi}.example`, accountId });
+  return recordAssessment(deps, {
+    npi,
+    source: "external",
+    subject: `p${npi}.example`,
+    categories: ["email_security", "application_security", "privacy_compliance"],
+    findings,
+    at: deps.now(),
+    reference: null,
+  });
+}
