@@ -7,7 +7,6 @@ export interface TestResponse {
   readonly text: string;
   /** Parsed JSON body, or undefined when the body is not JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes; schemas check them where it matters
-
   readonly json: any;
 }
 
