@@ -1,0 +1,44 @@
+/** A signal that aborts when `parent` does or after `ms`, whichever comes first. */
+export function signalWithin(parent: AbortSignal, ms: number): AbortSignal {
+  return AbortSignal.any([parent, AbortSignal.timeout(Math.max(0, ms))]);
+}
+
+/**
+ * Settles with `work`, or with `onAbort()` as soon as `signal` aborts, whichever comes first. The abandoned
+ * work keeps running until its own IO timeouts end it; its result or error is then ignored. This is what
+ * lets the scan guarantee its budget even if an IO implementation ignores its signal.
+ */
+export function settleBefore<T>(work: Promise<T>, signal: AbortSignal, onAbort: () => T): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.resolve(onAbort());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => resolve(onAbort());
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping input order in the output. */
+export async function mapBounded<I, O>(items: readonly I[], limit: number, fn: (item: I) => Promise<O>): Promise<O[]> {
+  const out = new Array<O>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,63 @@
+import {
+  type CategoryName,
+  type FindingInput,
+  FindingInputSchema,
+  type GradeCapId,
+  type HipaaControlId,
+  type JsonObject,
+  type Severity,
+} from "@hcs/protocol";
+
+/** What a check says about one problem on one subject; the builder turns it into a protocol finding. */
+export interface FindingSpec {
+  /** `<check id>.<problem>`, e.g. `email.dmarc.missing`. */
+  readonly check_id: string;
+  /** What the problem is about: the domain, the site host, `host:port`, a tracker on a host… Makes the id stable. */
+  readonly subject: string;
+  readonly category: CategoryName;
+  readonly severity: Severity;
+  readonly title: string;
+  readonly detail: string;
+  readonly remediation: string;
+  readonly controls: readonly HipaaControlId[];
+  readonly evidence?: JsonObject;
+  readonly grade_cap?: GradeCapId;
+  readonly host?: string;
+}
+
+const ID_MAX = 200;
+
+/** The part of a finding id that names the subject, reduced to the characters finding ids allow. */
+export function subjectIdPart(subject: string): string {
+  return subject
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, "")
+    .replace(/[^a-z0-9_.:\-/[\]@]+/g, "_");
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * A schema-valid external finding. The id is `<check_id>:<subject>`, so the same problem on the same subject
+ * keeps its id from scan to scan (the server's first_seen/last_seen rely on it). Throws if a check built an
+ * invalid finding, which the check runner reports as a check error.
+ */
+export function externalFinding(spec: FindingSpec): FindingInput {
+  const id = clip(`${spec.check_id}:${subjectIdPart(spec.subject)}`, ID_MAX).replace(/…$/, "");
+  return FindingInputSchema.parse({
+    id,
+    check_id: spec.check_id,
+    source: "external",
+    category: spec.category,
+    severity: spec.severity,
+    title: clip(spec.title, 200),
+    detail: clip(spec.detail, 2000),
+    evidence: spec.evidence ?? {},
+    remediation: clip(spec.remediation, 2000),
+    controls: [...spec.controls],
+    ...(spec.host ? { host: spec.host } : {}),
+    ...(spec.grade_cap ? { grade_cap: spec.grade_cap } : {}),
+  });
+}
