@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { runCommand } from "./exec.js";
 import type { NetProbe } from "./host.js";
 import { tcpConnect } from "./net-connect.js";
+import { createRawConnect } from "./net-connect-raw.js";
 import { probeTls } from "./net-tls.js";
 import { IS_LINUX, IS_WINDOWS } from "./platform.js";
 
@@ -17,6 +18,7 @@ const WINDOWS_SOCKET_BUDGET = 2048;
 /** The real network probe: node:net, node:tls and node:dns only. */
 export function createNetProbe(): NetProbe {
   let budget: Promise<number> | undefined;
+  const connect = createRawConnect() ?? tcpConnect;
   return {
     socketBudget: () => {
       budget ??= readSocketBudget();
@@ -29,7 +31,7 @@ export function createNetProbe(): NetProbe {
         return [];
       }
     },
-    connect: tcpConnect,
+    connect,
     tlsProbe: probeTls,
   };
 }

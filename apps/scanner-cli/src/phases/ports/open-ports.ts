@@ -1,0 +1,24 @@
+import type { JsonObject } from "@hcs/protocol";
+import { z } from "zod";
+import type { PhaseOutcome } from "../phase.js";
+
+/** One open port as the ports phase records it in its facts; other phases read it back with {@link openPortsOf}. */
+export const OpenPortFactSchema = z.object({
+  host: z.string(),
+  port: z.int().min(1).max(65535),
+  service: z.string(),
+});
+export type OpenPortFact = z.infer<typeof OpenPortFactSchema>;
+
+const PortsFactsSchema = z.object({ open_ports: z.array(OpenPortFactSchema) });
+
+/** The open ports found by an earlier ports phase, or null when it did not run or produced nothing usable. */
+export function openPortsOf(outcome: PhaseOutcome | undefined): OpenPortFact[] | null {
+  if (outcome?.status !== "ok") return null;
+  const parsed = PortsFactsSchema.safeParse(outcome.facts);
+  return parsed.success ? parsed.data.open_ports : null;
+}
+
+export function openPortsFacts(open: readonly OpenPortFact[]): JsonObject {
+  return { open_ports: open.map((o) => ({ host: o.host, port: o.port, service: o.service })) };
+}
