@@ -9,6 +9,7 @@ export function requestId(generate: () => string = randomUUID): HcsMiddleware {
     ctx.state.authError = null;
     ctx.state.auditResource = null;
     ctx.state.rawBody = null;
+    ctx.state.auditInline = null;
     ctx.set("X-Request-Id", ctx.state.requestId);
     await next();
   };

@@ -1,6 +1,8 @@
 import type { ParameterizedContext } from "koa";
+import type { Transaction } from "kysely";
 import type { ServiceError } from "../errors.js";
 import type { Caller } from "../services/api-keys.js";
+import type { Database } from "../store/schema.js";
 
 /** Per-request state every middleware shares (Koa's ctx.state). */
 export interface HcsState {
@@ -13,6 +15,11 @@ export interface HcsState {
   auditResource: string | null;
   /** Raw request body once read (kept for signature checks). */
   rawBody: Buffer | null;
+  /**
+   * Writes this request's audit event inside a transaction the handler is committing anyway (the credit charge
+   * that decides the response), saving a group commit. Set by the audit middleware.
+   */
+  auditInline: ((trx: Transaction<Database>, status: number) => Promise<void>) | null;
 }
 
 export type HcsContext = ParameterizedContext<HcsState>;

@@ -30,9 +30,18 @@ export async function metered<T>(
   const price = CREDIT_PRICES[operation];
   const result = await work();
   const at = deps.now().toISOString();
-  const charge = await deps.store.writes.run((trx) =>
-    chargeCredits(trx, { accountId: caller.accountId, amount: price, operation, reference: ctx.state.requestId, at }),
-  );
+  // The charge decides the response (200 or 402), so the audit event rides in the same group commit.
+  const charge = await deps.store.writes.run(async (trx) => {
+    const c = await chargeCredits(trx, {
+      accountId: caller.accountId,
+      amount: price,
+      operation,
+      reference: ctx.state.requestId,
+      at,
+    });
+    await ctx.state.auditInline?.(trx, c.charged ? 200 : 402);
+    return c;
+  });
   if (!charge.charged) throw insufficient(price, charge.balance);
   ctx.set("X-Credits-Charged", String(price));
   ctx.set("X-Credits-Remaining", String(charge.balance));

@@ -120,5 +120,15 @@ describe("GET /v1/a2a/grade/{npi}", () => {
       .execute();
     expect(ledger.reduce((s, r) => s + r.delta, 0)).toBe(0);
     expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
+    // Exactly one audit event per request, whether it was charged or refused.
+    const events = await t.server.deps.store.db
+      .selectFrom("audit_events")
+      .select(["status", "request_id"])
+      .where("actor_key_id", "=", a.keyId)
+      .execute();
+    expect(events).toHaveLength(100);
+    expect(new Set(events.map((e) => e.request_id)).size).toBe(100);
+    expect(events.filter((e) => e.status === 200)).toHaveLength(20);
+    expect(events.filter((e) => e.status === 402)).toHaveLength(80);
   });
 });

@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSecretBox, loadMasterKey } from "../../secrets/master-key.js";
+import type { ServiceDeps } from "../../services/deps.js";
+import { openStore, type Store } from "../../store/store.js";
+import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { httpRequestTo } from "../../test-support/https-client.js";
+import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../../test-support/postgres.js";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin.ts");
+const runPg = await shouldRunPostgres();
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts `hcs-server serve` as its own process and waits for its "listening on" line. */
+function serve(env: Record<string, string>): Promise<Proc> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, "serve"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (https:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}
+
+describe.skipIf(!runPg)("two server processes sharing one PostgreSQL", () => {
+  let procs: Proc[] = [];
+  let dataDir: string;
+  let drop: () => Promise<void>;
+  let store: Store;
+  let deps: ServiceDeps;
+  let ca: string;
+
+  beforeAll(async () => {
+    const schema = await createTestSchema();
+    drop = schema.drop;
+    dataDir = mkdtempSync(join(tmpdir(), "hcs-mp-"));
+    const env = {
+      HCS_DATA_DIR: dataDir,
+      HCS_PORT: "0",
+      HCS_LOG_LEVEL: "warn",
+      DATABASE_URL: urlWithSchema(schema.schema),
+    };
+    // The first process migrates and creates the CA; the second shares both (same data dir, same database).
+    procs.push(await serve(env));
+    procs.push(await serve(env));
+    store = openStore({ engine: "postgres", url: TEST_PG_URL, schema: schema.schema });
+    deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
+    const { readFileSync } = await import("node:fs");
+    ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const p of procs) p.child.kill("SIGTERM");
+    await Promise.all(
+      procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once("exit", r)))),
+    );
+    procs = [];
+    await store?.close();
+    await drop?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("100 concurrent lookups split across both processes: exactly 20 succeed on 500 credits", async () => {
+    const a = await accountWithKey(deps, { credits: 500, tier: "bulk" });
+    await gradedPractice(deps, a.accountId, "1234567893");
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        httpRequestTo(`${procs[i % 2]!.url}/v1/a2a/grade/1234567893`, { ca, headers: { "X-API-Key": a.apiKey } }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(80);
+    const account = await store.db
+      .selectFrom("accounts")
+      .select("credits")
+      .where("id", "=", a.accountId)
+      .executeTakeFirstOrThrow();
+    expect(account.credits).toBe(0);
+    const ledger = await store.db
+      .selectFrom("credit_ledger")
+      .selectAll()
+      .where("account_id", "=", a.accountId)
+      .execute();
+    expect(ledger.reduce((s, r) => s + r.delta, 0)).toBe(0);
+    expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
+  });
+
+  it("rate-limit counters are shared: a standard key gets 60 per minute across both processes together", async () => {
+    const a = await accountWithKey(deps, { credits: 0 });
+    // Start right after a minute boundary so all 70 requests fall in one fixed window.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
+    const responses = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        httpRequestTo(`${procs[i % 2]!.url}/v1/a2a/grade/1234567893`, { ca, headers: { "X-API-Key": a.apiKey } }),
+      ),
+    );
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(10);
+    expect(responses.filter((r) => r.status === 402)).toHaveLength(60);
+    for (const r of responses) expect(r.headers["x-ratelimit-limit"]).toBe("60");
+  }, 90_000);
+});

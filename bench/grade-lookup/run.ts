@@ -1,0 +1,155 @@
+// bench/grade-lookup: GET /v1/a2a/grade/{npi} through the full pipeline (TLS, auth, rate limit, credits, audit,
+// SQLite store) versus a bare Koa HTTPS handler returning the same JSON, measured in the same run with autocannon.
+// Many keys share the load so the rate limit never binds but is evaluated on every request.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
+import { createAccount } from "../../apps/server/src/services/accounts.js";
+import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
+import { recordAssessment } from "../../apps/server/src/services/grades.js";
+import { addPractice } from "../../apps/server/src/services/practices.js";
+import { openStore } from "../../apps/server/src/store/store.js";
+import { rssOf, spawnNode } from "../lib/process.js";
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 32;
+const KEYS = 400;
+const NPI = "1234567893";
+const root = join(import.meta.dirname, "..", "..");
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  rss: { rssMiB: number; peakMiB: number };
+}
+
+async function load(name: string, url: string, ca: string, pid: number, keys: string[] | null): Promise<Result> {
+  let i = 0;
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      tlsOptions: { ca },
+      requests: [
+        {
+          method: "GET",
+          path: `/v1/a2a/grade/${NPI}`,
+          setupRequest: (req: { headers?: Record<string, string> }) => {
+            if (keys) req.headers = { ...req.headers, "x-api-key": keys[i++ % keys.length]! };
+            return req;
+          },
+        },
+      ],
+    });
+  await run(2); // warm-up: JIT, connection setup, SQLite page cache
+  const r = await run(DURATION_S);
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    rss: rssOf(pid),
+  };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), "hcs-bench-grade-"));
+  try {
+    // Prepare the store the server will open: one practice with a grade, one account, many keys.
+    const store = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
+    await store.migrate();
+    const deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
+    const { account } = await createAccount(deps, {
+      name: "Bench",
+      plan: "enterprise",
+      tier: "standard",
+      credits: 1_000_000_000,
+    });
+    await addPractice(deps, {
+      npi: NPI,
+      name: "Bench Family Practice",
+      domain: "bench.example",
+      accountId: account.id,
+    });
+    const record = await recordAssessment(deps, {
+      npi: NPI,
+      source: "external",
+      subject: "bench.example",
+      categories: ["email_security", "application_security", "privacy_compliance"],
+      findings: [],
+      at: new Date(),
+      reference: null,
+    });
+    const keys: string[] = [];
+    for (let k = 0; k < KEYS; k++) keys.push((await issueApiKey(deps, { accountId: account.id })).apiKey);
+    await store.close();
+
+    const profile = process.env.BENCH_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [];
+    const full = await spawnNode(
+      [...profile, join(root, "apps/server/src/bin.ts"), "serve"],
+      { HCS_DATA_DIR: dataDir, HCS_PORT: "0", HCS_LOG_LEVEL: "warn" },
+      /listening on (https:\/\/\S+)/,
+    );
+    const ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");
+    const bodyFile = join(dataDir, "grade.json");
+    writeFileSync(bodyFile, JSON.stringify(record));
+    const bare = await spawnNode(
+      [
+        join(import.meta.dirname, "bare-server.ts"),
+        join(dataDir, "tls", "server.crt"),
+        join(dataDir, "tls", "server.key"),
+        bodyFile,
+      ],
+      {},
+      /bare listening on (https:\/\/\S+)/,
+    );
+    // The bare server presents only its leaf; clients trust the same CA.
+    try {
+      const baseline = await load("bare Koa HTTPS", bare.match[1]!, ca, bare.proc.child.pid!, null);
+      const pipeline = await load("full pipeline (SQLite)", full.match[1]!, ca, full.proc.child.pid!, keys);
+      const ratio = pipeline.rps / baseline.rps;
+      console.log(
+        `\nGET /v1/a2a/grade/{npi}, ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} keys, Node ${process.version}`,
+      );
+      console.log("run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)");
+      for (const r of [baseline, pipeline]) {
+        console.log(
+          `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`,
+        );
+      }
+      console.log(
+        `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.50); full p99 ${pipeline.p99} ms (target < 25); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 200)`,
+      );
+      const verify = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
+      const audited = await verify.db
+        .selectFrom("audit_events")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      const charged = await verify.db
+        .selectFrom("credit_ledger")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("operation", "=", "grade")
+        .executeTakeFirstOrThrow();
+      console.log(`store after the run: ${audited.n} audit events, ${charged.n} grade charges in the ledger`);
+      await verify.close();
+      if (pipeline.non2xx > 0) console.log(`WARNING: ${pipeline.non2xx} non-2xx responses in the full run`);
+    } finally {
+      await Promise.all([full.proc.stop(), bare.proc.stop()]);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+export interface Spawned {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Spawns a Node process (TypeScript through tsx) and resolves once `ready` matches its output. */
+export function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ proc: Spawned; match: RegExpExecArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`process did not become ready:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          match: m,
+          proc: {
+            child,
+            output: () => out,
+            stop: () =>
+              new Promise((r) => {
+                if (child.exitCode !== null) return r();
+                child.once("exit", () => r());
+                child.kill("SIGTERM");
+              }),
+          },
+        });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited early (${code}):\n${out}`));
+    });
+  });
+}
+
+/** Resident set size and its peak, in MiB, from /proc (Linux). */
+export function rssOf(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rssMiB: kb("VmRSS") / 1024, peakMiB: kb("VmHWM") / 1024 };
+}
