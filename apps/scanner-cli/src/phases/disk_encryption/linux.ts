@@ -1,0 +1,13 @@
+import type { Host } from "../../host/host.js";
+import { unusableOutput } from "../shared/command.js";
+import { parseLsblkVolumes, type VolumeEncryption } from "./parse.js";
+
+export const LSBLK_ARGS = ["-J", "-b", "-o", "NAME,TYPE,FSTYPE,MOUNTPOINT,SIZE,RM,RO"];
+
+/** Fixed volumes and their dm-crypt/LUKS layering, from lsblk (no root needed). */
+export async function linuxVolumes(host: Host, signal: AbortSignal): Promise<VolumeEncryption[] | string> {
+  const r = await host.exec("lsblk", LSBLK_ARGS, { signal });
+  const problem = unusableOutput(r);
+  if (problem) return problem;
+  return parseLsblkVolumes(r.stdout) ?? "lsblk printed no block device list";
+}

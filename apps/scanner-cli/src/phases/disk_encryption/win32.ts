@@ -1,0 +1,12 @@
+import type { Host } from "../../host/host.js";
+import { unusableOutput } from "../shared/command.js";
+import { parseManageBdeStatus, type VolumeEncryption } from "./parse.js";
+
+/** BitLocker status of every volume; manage-bde needs an elevated shell. */
+export async function windowsVolumes(host: Host, signal: AbortSignal): Promise<VolumeEncryption[] | string> {
+  const r = await host.exec("manage-bde", ["-status"], { signal });
+  const problem = unusableOutput(r);
+  if (problem) return problem;
+  const volumes = parseManageBdeStatus(r.stdout);
+  return volumes.length > 0 ? volumes : "manage-bde listed no volume (non-English output is not read yet)";
+}
