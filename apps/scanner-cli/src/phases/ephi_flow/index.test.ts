@@ -32,7 +32,7 @@ describe("ephi_flow on a directory of fake ePHI", () => {
     );
     await writeFile(
       join(root, "lab.hl7"),
-      `MSH|^~\\&|LAB|CLINIC|EHR|CLINIC|202401011200||ORU^R01|MSG0001|P|2.5\rPID|1||${MRNS[0]}^^^CLINIC||${NAMES[0].replace(" ", "^")}||19610412|F\r`,
+      `MSH|^~\\&|LAB|CLINIC|EHR|CLINIC|202401011200||ORU^R01|MSG0001|P|2.5\rPID|1||${MRNS[0]}^^^CLINIC||${NAMES[0]!.replace(" ", "^")}||19610412|F\r`,
       { mode: 0o600 },
     );
     const dicom = new Uint8Array(512);
