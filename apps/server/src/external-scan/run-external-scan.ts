@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { CATEGORY_NAMES, type CategoryName, type FindingInput, type JsonObject } from "@hcs/protocol";
 import type { CheckRecord } from "./check.js";
 import { EXTERNAL_CHECKS } from "./checks.js";
@@ -48,6 +49,8 @@ export async function runExternalScan(
   if (options.signal?.aborted)
     throw new ExternalScanError("scan_cancelled", "the scan was cancelled before it started");
   const signal = AbortSignal.any([AbortSignal.timeout(budget), ...(options.signal ? [options.signal] : [])]);
+  // Every in-flight IO operation listens on this signal (dozens at once is normal, not a leak).
+  setMaxListeners(0, signal);
   const now = (options.now ?? (() => new Date()))();
   const started = performance.now();
   const ctx = createScanContext({
