@@ -1,0 +1,106 @@
+import { practicePage } from "../html.js";
+import type { PracticeSpec } from "../types.js";
+
+const NAME = "Lakeside Family Medicine";
+const NAV = [
+  ["/services", "Services"],
+  ["/appointments", "Request an appointment"],
+  ["/portal/login", "Patient portal"],
+] as const;
+const FOOTER = [
+  ["/notice-of-privacy-practices", "Notice of Privacy Practices"],
+  ["/privacy", "Website privacy policy"],
+] as const;
+const page = (title: string, heading: string, body: string) =>
+  practicePage({ practice: NAME, title, heading, body, nav: NAV, footer: FOOTER });
+
+/** The well-run practice: enforced DMARC, DKIM, MTA-STS, modern TLS only, full security headers, no trackers. */
+export const lakeside: PracticeSpec = {
+  npiPrefix: "174839201",
+  name: NAME,
+  domain: "lakeside-family.test",
+  websiteHost: "www.lakeside-family.test",
+  hostOctet: 1,
+  zone: (address, keys) => [
+    { name: "lakeside-family.test", type: "A", address },
+    { name: "www.lakeside-family.test", type: "A", address },
+    { name: "lakeside-family.test", type: "MX", exchange: "mx1.mailhost.test", priority: 10 },
+    { name: "lakeside-family.test", type: "MX", exchange: "mx2.mailhost.test", priority: 20 },
+    { name: "lakeside-family.test", type: "TXT", text: "v=spf1 include:_spf.mailhost.test -all" },
+    { name: "lakeside-family.test", type: "TXT", text: "google-site-verification=sample-verification-token" },
+    {
+      name: "_dmarc.lakeside-family.test",
+      type: "TXT",
+      text: "v=DMARC1; p=reject; sp=reject; adkim=s; aspf=s; rua=mailto:dmarc-reports@lakeside-family.test",
+    },
+    { name: "selector1._domainkey.lakeside-family.test", type: "TXT", text: `v=DKIM1; k=rsa; p=${keys.rsa2048}` },
+    { name: "_mta-sts.lakeside-family.test", type: "TXT", text: "v=STSv1; id=20260301T120000" },
+    {
+      name: "_smtp._tls.lakeside-family.test",
+      type: "TXT",
+      text: "v=TLSRPTv1; rua=mailto:tls-reports@lakeside-family.test",
+    },
+  ],
+  certificate: { days: 365, issuedDaysAgo: 30 },
+  site: {
+    tlsMinVersion: "TLSv1.2",
+    tlsMaxVersion: "TLSv1.3",
+    headers: {
+      "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
+      "content-security-policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+    },
+    plainHttp: "redirect",
+    listeners: [],
+    pages: {
+      "/": {
+        html: page(
+          "Family medicine on the lake",
+          "Care for every generation",
+          "<p>Same-week visits for children and adults. New patients welcome.</p>",
+        ),
+      },
+      "/services": {
+        html: page("Services", "Our services", "<ul><li>Annual physicals</li><li>Vaccinations</li></ul>"),
+      },
+      "/appointments": {
+        html: page(
+          "Request an appointment",
+          "Request an appointment",
+          `<form action="/appointments/request" method="post">
+        <label>Name <input name="patient_name" autocomplete="name"></label>
+        <label>Date of birth <input name="dob" type="date"></label>
+        <label>Phone <input name="phone" type="tel"></label>
+        <label>Reason for visit <textarea name="reason"></textarea></label>
+        <button>Send request</button>
+      </form>`,
+        ),
+      },
+      "/portal/login": {
+        setCookies: ["__Host-portal_session=7c1f0e; Path=/; Secure; HttpOnly; SameSite=Strict"],
+        html: page(
+          "Patient portal sign in",
+          "Patient portal",
+          `<form action="/portal/session" method="post">
+        <label>Username <input name="username" autocomplete="username"></label>
+        <label>Password <input name="password" type="password" autocomplete="current-password"></label>
+        <button>Sign in</button>
+      </form>`,
+        ),
+      },
+      "/notice-of-privacy-practices": {
+        html: page(
+          "Notice of Privacy Practices",
+          "Notice of Privacy Practices",
+          "<p>This notice describes how medical information about you may be used and disclosed.</p>",
+        ),
+      },
+      "/privacy": {
+        html: page("Website privacy policy", "Website privacy policy", "<p>We use no tracking technologies.</p>"),
+      },
+    },
+  },
+  expected: { grades: ["A"], findings: [] },
+};
