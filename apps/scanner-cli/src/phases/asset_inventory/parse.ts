@@ -1,0 +1,44 @@
+/** An installed package or application. */
+export interface Software {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** `dpkg-query -W -f='${Package}\t${Version}\n'` and `rpm -qa --qf '%{NAME}\t%{VERSION}-%{RELEASE}\n'`. */
+export function parseTabbedPackages(text: string): Software[] {
+  const out: Software[] = [];
+  for (const line of text.split("\n")) {
+    const [name, version] = line.split("\t");
+    if (name?.trim() && version?.trim()) out.push({ name: name.trim(), version: version.trim() });
+  }
+  return out;
+}
+
+export type EphiRole = "ehr" | "pacs" | "database" | "interface_engine";
+
+const ROLE_PATTERNS: readonly [EphiRole, RegExp][] = [
+  [
+    "ehr",
+    /openemr|eclinicalworks|nextgen|athena|cerner|\bepic\b|allscripts|dentrix|eaglesoft|open ?dental|practice ?fusion|medent|meditech|greenway|advancedmd/i,
+  ],
+  ["pacs", /orthanc|dcm4che|horos|osirix|conquest|clearcanvas|\bpacs\b/i],
+  ["interface_engine", /mirth|rhapsody|cloverleaf|corepoint/i],
+  [
+    "database",
+    /^(postgresql(-\d+)?|postgres|mysql-server.*|mysqld|mariadb-server.*|mariadbd|sqlservr(\.exe)?|microsoft sql server.*|mongodb(-org)?(-server)?|mongod|oracle.*database.*|redis-server)$/i,
+  ],
+];
+
+/** Roles that make a machine ePHI-bearing, with the names that showed each role. */
+export function classifyEphiRoles(names: readonly string[]): Map<EphiRole, string[]> {
+  const roles = new Map<EphiRole, string[]>();
+  for (const name of names) {
+    for (const [role, pattern] of ROLE_PATTERNS) {
+      if (!pattern.test(name)) continue;
+      const list = roles.get(role) ?? [];
+      if (!list.includes(name) && list.length < 10) list.push(name);
+      roles.set(role, list);
+    }
+  }
+  return roles;
+}
