@@ -2,7 +2,8 @@ import type { Host } from "../../host/host.js";
 import { unusableOutput } from "../shared/command.js";
 import { parseTabbedPackages, type Software } from "./parse.js";
 
-const DPKG_ARGS = ["-W", "-f=${Package}\t${Version}\n"];
+/** dpkg-query's own format language (not a template string): one `name<TAB>version` line per package. */
+const DPKG_ARGS = ["-W", "-f=" + "$" + "{Package}\t" + "$" + "{Version}\n"];
 const RPM_ARGS = ["-qa", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\n"];
 
 /** Installed packages from dpkg (Debian, Ubuntu) or, failing that, rpm (RHEL, SUSE, Fedora). */

@@ -24,7 +24,7 @@ describe("eol phase", () => {
     });
     const [r] = await runPhases({ host, phases: [eolPhase], scope, options: { ephiPaths: [] } });
     expect(r?.status).toBe("ok");
-    expect((r?.facts as { dataset_date: string }).dataset_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((r!.facts as { dataset_date: string }).dataset_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(r?.findings.map((f) => [f.check_id, f.severity, f.grade_cap])).toEqual([
       ["eol.end_of_life_os", "critical", "end_of_life_system"],
     ]);
