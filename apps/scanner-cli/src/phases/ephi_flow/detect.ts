@@ -12,8 +12,8 @@ const SSN = /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])
 const MRN = /\b(?:MRN|Medical\s+Record\s+(?:Number|No\.?|#))\s*[:#]?\s*[A-Z]{0,3}\d{5,12}\b/gi;
 const DOB = /\b(?:DOB|D\.O\.B\.|Date\s+of\s+Birth|Birth\s*Date)\s*[:#]?\s*\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/gi;
 const NAME_LABEL = /\b(?:Patient(?:\s+Name)?|Name|Last\s+Name|First\s+Name)\s*:/i;
-/** An HL7 v2 message starts with an MSH segment: `MSH` then the field separator and encoding characters. */
-const HL7_MSH = /(?:^|[\r\n\x0b])MSH\|\^~\\&/;
+/** An HL7 v2 message starts with an MSH segment (after a line break, or MLLP's vertical-tab start block). */
+const HL7_MSH = /(?:^|[\r\n\v])MSH\|\^~\\&/;
 const DICOM_MAGIC_OFFSET = 128;
 
 /** DICOM Part 10 files carry "DICM" after a 128-byte preamble. */
@@ -36,7 +36,7 @@ export function detectEphi(head: Uint8Array): EphiCounts {
   const add = (type: EphiType, n: number) => {
     if (n > 0) counts[type] = n;
   };
-  if (HL7_MSH.test(text)) add("hl7_v2", (text.match(/(?:^|[\r\n\x0b])MSH\|/g) ?? []).length);
+  if (HL7_MSH.test(text)) add("hl7_v2", (text.match(/(?:^|[\r\n\v])MSH\|/g) ?? []).length);
   add("ssn", countMatches(text, SSN));
   add("mrn", countMatches(text, MRN));
   if (NAME_LABEL.test(text)) add("dob_with_name", countMatches(text, DOB));
