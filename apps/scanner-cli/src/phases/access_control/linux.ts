@@ -1,0 +1,52 @@
+import type { FindingInput, JsonObject } from "@hcs/protocol";
+import type { Host } from "../../host/host.js";
+import { phaseFinding } from "../shared/finding.js";
+import { extraSuperusers, groupMembers, loginDefsNumber } from "./parse.js";
+
+const ADMIN_GROUPS = ["sudo", "wheel", "admin"];
+/** NIST SP 800-63B drops forced rotation, but a never-expiring password with no other control is still a gap. */
+const MAX_ADMINS = 3;
+
+/** Local administrators, extra superusers and password ageing from /etc files (readable without root). */
+export async function linuxAccessControl(
+  host: Host,
+): Promise<{ facts: JsonObject; findings: FindingInput[] } | string> {
+  const [group, passwd, loginDefs] = await Promise.all([
+    host.fs.readFile("/etc/group"),
+    host.fs.readFile("/etc/passwd"),
+    host.fs.readFile("/etc/login.defs"),
+  ]);
+  if (group === null || passwd === null) return "/etc/group or /etc/passwd is not readable";
+  const admins = [...new Set([...groupMembers(group, ADMIN_GROUPS).values()].flat())];
+  const superusers = extraSuperusers(passwd);
+  const maxDays = loginDefs ? loginDefsNumber(loginDefs, "PASS_MAX_DAYS") : null;
+  const findings: FindingInput[] = [];
+  for (const account of superusers) {
+    findings.push(
+      phaseFinding("access_control", {
+        check: "extra_superuser",
+        subject: account,
+        severity: "critical",
+        title: `Account ${account} has uid 0 (a second root)`,
+        detail:
+          "Actions of this account are indistinguishable from root's in logs, defeating unique user identification.",
+        remediation: `Give ${account} its own uid and grant administration through sudo.`,
+        evidence: { account },
+        controls: ["164.312(a)(2)(i)"],
+      }),
+    );
+  }
+  if (admins.length > MAX_ADMINS) {
+    findings.push(
+      phaseFinding("access_control", {
+        check: "many_admins",
+        severity: "medium",
+        title: `${admins.length} accounts can administer this machine`,
+        detail: "Every administrator account is a path to all ePHI on it; keep the list short and reviewed.",
+        remediation: "Remove administrator rights that are not needed day to day; review the list quarterly.",
+        evidence: { admins },
+      }),
+    );
+  }
+  return { facts: { admins, extra_superusers: superusers, pass_max_days: maxDays }, findings };
+}
