@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import type { DnsAnswer, MxRecord } from "../io/types.js";
+import { fixtureMx, fixtureTxt, loadDnsFixture } from "../test-support/dns-fixture.js";
+import { evaluateMtaSts, parseMtaStsRecord } from "./mta-sts-check.js";
+import { evaluateMx, isNullMx, mailExchangers } from "./mx-check.js";
+import { evaluateTlsRpt, isValidTlsRptRecord } from "./tls-rpt-check.js";
+
+const gw = loadDnsFixture("google-workspace.json");
+const gwMx = fixtureMx(gw, gw.domain);
+const noMx: DnsAnswer<MxRecord[]> = { ok: false, code: "nodata" };
+
+describe("MX", () => {
+  it("orders Google's five MX hosts by preference and finds nothing wrong", () => {
+    expect(mailExchangers(gwMx).map((m) => m.exchange)).toEqual([
+      "aspmx.l.google.com",
+      "alt1.aspmx.l.google.com",
+      "alt2.aspmx.l.google.com",
+      "alt3.aspmx.l.google.com",
+      "alt4.aspmx.l.google.com",
+    ]);
+    expect(evaluateMx(gw.domain, gwMx)).toEqual([]);
+  });
+
+  it("states a domain without MX, and a null MX (RFC 7505), as information", () => {
+    expect(evaluateMx("web-only.example", noMx).map((f) => [f.check_id, f.severity])).toEqual([
+      ["email.mx.missing", "info"],
+    ]);
+    const nullMx: DnsAnswer<MxRecord[]> = { ok: true, records: [{ exchange: "", priority: 0 }] };
+    expect(isNullMx(nullMx.ok ? nullMx.records : [])).toBe(true);
+    expect(evaluateMx("parked.example", nullMx).map((f) => f.check_id)).toEqual(["email.mx.null_mx"]);
+  });
+});
+
+describe("MTA-STS", () => {
+  it("accepts the Google Workspace practice's record", () => {
+    expect(parseMtaStsRecord("v=STSv1; id=20250115T093000")).toEqual({ ok: true, id: "20250115T093000" });
+    expect(evaluateMtaSts(gw.domain, gwMx, fixtureTxt(gw, `_mta-sts.${gw.domain}`))).toEqual([]);
+  });
+
+  it("flags a missing record only for a domain that receives mail", () => {
+    const m365 = loadDnsFixture("microsoft-365.json");
+    const findings = evaluateMtaSts(
+      m365.domain,
+      fixtureMx(m365, m365.domain),
+      fixtureTxt(m365, `_mta-sts.${m365.domain}`),
+    );
+    expect(findings.map((f) => [f.check_id, f.severity])).toEqual([["email.mta_sts.missing", "low"]]);
+    expect(evaluateMtaSts("web-only.example", noMx, { ok: false, code: "nxdomain" })).toEqual([]);
+  });
+
+  it.each([
+    ["v=STSv1;", /id= must be/],
+    ["v=STSv1; id=2025-01-15", /id= must be/],
+    ["v=STSv1; id=abcdefghijklmnopqrstuvwxyz0123456789", /id= must be/],
+  ])("rejects %s", (record, problem) => {
+    const parsed = parseMtaStsRecord(record);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problem).toMatch(problem);
+    expect(evaluateMtaSts(gw.domain, gwMx, { ok: true, records: [record] }).map((f) => f.check_id)).toEqual([
+      "email.mta_sts.invalid",
+    ]);
+  });
+});
+
+describe("TLS-RPT", () => {
+  it("accepts mailto: and https: destinations (RFC 8460 §3)", () => {
+    expect(isValidTlsRptRecord("v=TLSRPTv1; rua=mailto:tlsrpt@brightside-clinic.example")).toBe(true);
+    expect(isValidTlsRptRecord("v=TLSRPTv1;rua=mailto:a@example.org,https://reports.example.net/tlsrpt")).toBe(true);
+    expect(isValidTlsRptRecord("v=TLSRPTv1; rua=tlsrpt@example.org")).toBe(false);
+    expect(isValidTlsRptRecord("v=TLSRPTv1;")).toBe(false);
+  });
+
+  it("notes a missing record (info) and flags an invalid one (low)", () => {
+    expect(evaluateTlsRpt(gw.domain, gwMx, fixtureTxt(gw, `_smtp._tls.${gw.domain}`))).toEqual([]);
+    expect(
+      evaluateTlsRpt(gw.domain, gwMx, { ok: false, code: "nxdomain" }).map((f) => [f.check_id, f.severity]),
+    ).toEqual([["email.tls_rpt.missing", "info"]]);
+    expect(
+      evaluateTlsRpt(gw.domain, gwMx, { ok: true, records: ["v=TLSRPTv1; rua=nobody"] }).map((f) => f.check_id),
+    ).toEqual(["email.tls_rpt.invalid"]);
+  });
+});
