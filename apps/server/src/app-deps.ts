@@ -12,4 +12,6 @@ export interface AppDeps extends ServiceDeps {
   /** Seconds since this process started serving. */
   readonly uptimeSeconds: () => number;
   readonly version: string;
+  /** Tells this process's job worker that work is waiting (absent when the process runs no worker). */
+  readonly wakeWorker?: () => void;
 }

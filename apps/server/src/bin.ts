@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
+import type { Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { startBanner } from "./cli/banner.js";
 import { type CliEnv, cliLogger, configFrom, withServices } from "./cli/context.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
-import { startServer } from "./server.js";
+import { createWorker } from "./jobs/create-worker.js";
+import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
+import { openMigratedStore, startServer } from "./server.js";
 import { SERVER_VERSION } from "./version.js";
 
 // The only module that touches process state: argv, env, stdout/stderr, signals and the exit code.
@@ -29,33 +32,60 @@ const program = new Command("hcs-server")
     `\nConfiguration comes from the environment:\n${CONFIG_VARIABLES.map((v) => `  ${v.name.padEnd(26)} ${v.meaning} [default: ${v.default}]`).join("\n")}\n\nExit codes: 0 ok, 1 failure, 2 usage or configuration error.\n`,
   );
 
+/** Runs `stop` once on SIGINT/SIGTERM, then exits 0 (1 if stopping failed). */
+function onSignals(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    stop().then(
+      () => process.exit(EXIT.ok),
+      (err: unknown) => {
+        logger.error({ err }, "shutdown failed");
+        process.exit(EXIT.failure);
+      },
+    );
+  };
+  process.once("SIGINT", () => handle("SIGINT"));
+  process.once("SIGTERM", () => handle("SIGTERM"));
+}
+
 program
   .command("serve")
-  .description("Run the HTTPS server (creates a CA and a bootstrap operator account on first start)")
+  .description("Run the HTTPS server and a job worker (creates a CA and a bootstrap operator account on first start)")
+  .option("--no-worker", "serve HTTP only; run `hcs-server worker` processes for the jobs")
   .addHelpText(
     "after",
     "\nExample:\n  HCS_PORT=8443 hcs-server serve\n  curl --cacert .hcs-data/tls/ca.crt https://127.0.0.1:8443/healthz\n",
   )
+  .action(async (o: { worker: boolean }) => {
+    const config = configFrom(cli);
+    const logger = cliLogger(config);
+    const server = await startServer(config, logger, { worker: o.worker });
+    for (const line of startBanner(server, config)) cli.out(line);
+    onSignals(logger, () => server.close());
+  });
+
+program
+  .command("worker")
+  .description("Run job workers only (no HTTP): scans and webhook deliveries from the shared database")
+  .addHelpText(
+    "after",
+    "\nExample (several processes sharing PostgreSQL):\n  DATABASE_URL=postgres://hcs@db/hcs HCS_MASTER_KEY=... hcs-server worker\n",
+  )
   .action(async () => {
     const config = configFrom(cli);
     const logger = cliLogger(config);
-    const server = await startServer(config, logger);
-    for (const line of startBanner(server, config)) cli.out(line);
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal }, "shutting down");
-      server.close().then(
-        () => process.exit(EXIT.ok),
-        (err: unknown) => {
-          logger.error({ err }, "shutdown failed");
-          process.exit(EXIT.failure);
-        },
-      );
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
+    const store = await openMigratedStore(config);
+    const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
+    const worker = createWorker(config, { store, secrets, logger, now: () => new Date() });
+    worker.start();
+    cli.out(`HCS worker ${worker.id} running (store: ${store.description}, concurrency ${config.workerConcurrency})`);
+    onSignals(logger, async () => {
+      await worker.stop();
+      await store.close();
+    });
   });
 
 program

@@ -19,6 +19,9 @@ describe("loadConfig", () => {
       dnsServers: null,
       workerConcurrency: 4,
       masterKeyHex: null,
+      extraCaFile: null,
+      jobLeaseMs: 30_000,
+      webhookRetryBaseMs: 10_000,
     });
   });
 

@@ -43,6 +43,9 @@ const EnvSchema = z.object({
     .pipe(z.array(hostPort).max(8))
     .optional(),
   HCS_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  HCS_EXTRA_CA_FILE: z.string().min(1).optional(),
+  HCS_JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  HCS_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HCS_MASTER_KEY: z
     .string()
     .regex(/^[0-9a-f]{64}$/, "must be 64 hex digits (32 bytes)")
@@ -66,6 +69,12 @@ export interface Config {
   readonly dnsServers: readonly { host: string; port: number }[] | null;
   readonly workerConcurrency: number;
   readonly masterKeyHex: string | null;
+  /** PEM file of extra CA certificates trusted for outbound TLS (external scan, webhooks): labs and tests. */
+  readonly extraCaFile: string | null;
+  /** How long a worker's claim on a job lasts without a heartbeat before another worker may take it over. */
+  readonly jobLeaseMs: number;
+  /** First webhook retry delay; each further retry doubles it (capped at one hour), for 24 hours. */
+  readonly webhookRetryBaseMs: number;
 }
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -131,6 +140,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     dnsServers: e.HCS_DNS_SERVERS ? e.HCS_DNS_SERVERS.map(splitHostPort) : null,
     workerConcurrency: e.HCS_WORKER_CONCURRENCY,
     masterKeyHex: e.HCS_MASTER_KEY ?? null,
+    extraCaFile: e.HCS_EXTRA_CA_FILE ? resolve(cwd, e.HCS_EXTRA_CA_FILE) : null,
+    jobLeaseMs: e.HCS_JOB_LEASE_MS,
+    webhookRetryBaseMs: e.HCS_WEBHOOK_RETRY_BASE_MS,
   };
 }
 
@@ -181,6 +193,21 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     meaning: "Comma-separated ip:port DNS servers for the external scan",
   },
   { name: "HCS_WORKER_CONCURRENCY", default: "4", meaning: "Jobs one worker process runs at once" },
+  {
+    name: "HCS_EXTRA_CA_FILE",
+    default: "(system roots only)",
+    meaning: "PEM file of extra CAs trusted for outbound TLS (external scan, webhooks): labs, tests, the demo",
+  },
+  {
+    name: "HCS_JOB_LEASE_MS",
+    default: "30000",
+    meaning: "How long a job stays claimed without a heartbeat before another worker takes it over",
+  },
+  {
+    name: "HCS_WEBHOOK_RETRY_BASE_MS",
+    default: "10000",
+    meaning: "First webhook retry delay; doubles per attempt (max 1 h) for 24 h",
+  },
   {
     name: "HCS_MASTER_KEY",
     default: "(generated in the data dir)",

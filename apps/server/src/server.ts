@@ -13,6 +13,8 @@ import type { Config } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
+import { createWorker } from "./jobs/create-worker.js";
+import type { Worker } from "./jobs/worker.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
 import { openStore, type Store, storeOptionsFor } from "./store/store.js";
@@ -27,7 +29,15 @@ export interface RunningServer {
   readonly tls: TlsMaterial;
   readonly deps: AppDeps;
   readonly bootstrap: BootstrapResult | null;
+  /** The job worker running in this process, or null with `worker: false`. */
+  readonly worker: Worker | null;
   close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Run a job worker in this process (the default for `hcs-server serve`). */
+  readonly worker?: boolean;
+  readonly now?: () => Date;
 }
 
 function listen(server: HttpServer | HttpsServer, port: number, host: string): Promise<number> {
@@ -65,11 +75,8 @@ export async function openMigratedStore(config: Pick<Config, "dataDir" | "databa
  * Starts the HTTPS server (and the optional plain-HTTP refuser): store, migrations, TLS material, bootstrap
  * account on first start, periodic maintenance. Does not touch process-level state (signals, exit codes).
  */
-export async function startServer(
-  config: Config,
-  logger: Logger,
-  now: () => Date = () => new Date(),
-): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
+  const now = options.now ?? (() => new Date());
   const store = await openMigratedStore(config);
   const tls = config.tls
     ? loadConfiguredTls(config.tls.certFile, config.tls.keyFile)
@@ -98,6 +105,7 @@ export async function startServer(
   const publicUrl = config.publicUrlExplicit ? config.publicUrl : url;
 
   const startedAt = performance.now();
+  const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const deps: AppDeps = {
     store,
     now,
@@ -108,10 +116,12 @@ export async function startServer(
     metrics: createMetrics(),
     uptimeSeconds: () => (performance.now() - startedAt) / 1000,
     version: SERVER_VERSION,
+    ...(worker ? { wakeWorker: () => worker.wake() } : {}),
   };
   const bootstrap = await bootstrapOperatorAccount(deps);
 
   handle = createApp(deps).callback();
+  worker?.start();
   let plain: HttpServer | null = null;
   let httpPort: number | null = null;
   if (config.httpPort !== null) {
@@ -131,9 +141,10 @@ export async function startServer(
     tls,
     deps,
     bootstrap,
+    worker,
     async close() {
       clearInterval(maintenance);
-      await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
+      await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       await store.close();
     },
   };

@@ -1,6 +1,7 @@
 import { practiceStatusRoute } from "./group-a/practice.js";
 import { freeKeyRoute } from "./group-b/free-keys.js";
 import { gradeLookupRoute } from "./group-b/grade.js";
+import { dispatchScanRoute, getJobRoute } from "./group-b/scans.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
 import type { RouteDef } from "./route.js";
@@ -11,5 +12,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...discoveryRoutes(() => ROUTES),
   freeKeyRoute,
   gradeLookupRoute,
+  dispatchScanRoute,
+  getJobRoute,
   practiceStatusRoute,
 ];

@@ -32,71 +32,76 @@ export interface AssessmentInput {
  * practice and appended to the grades history. Runs in one transaction.
  */
 export async function recordAssessment(deps: ServiceDeps, input: AssessmentInput): Promise<GradeRecord> {
-  const practice = await getPractice(deps, input.npi);
+  await getPractice(deps, input.npi);
+  return deps.store.db.transaction().execute((trx) => recordAssessmentIn(trx, input));
+}
+
+/** {@link recordAssessment} inside the caller's transaction (a job completing, an upload being stored). */
+export async function recordAssessmentIn(trx: Transaction<Database>, input: AssessmentInput): Promise<GradeRecord> {
+  const practice = await trx.selectFrom("practices").select("name").where("npi", "=", input.npi).executeTakeFirst();
+  if (!practice) throw new ServiceError("npi_not_found", `no practice with NPI ${input.npi} is known to this service`);
   const at = iso(input.at);
-  return deps.store.db.transaction().execute(async (trx) => {
+  await trx
+    .insertInto("assessments")
+    .values({
+      npi: input.npi,
+      source: input.source,
+      subject: input.subject,
+      categories: JSON.stringify([...new Set(input.categories)]),
+      assessed_at: at,
+      reference: input.reference,
+    })
+    .onConflict((oc) =>
+      oc.columns(["npi", "source", "subject"]).doUpdateSet({
+        categories: JSON.stringify([...new Set(input.categories)]),
+        assessed_at: at,
+        reference: input.reference,
+      }),
+    )
+    .execute();
+
+  const seen = new Set<string>();
+  for (const f of input.findings) {
+    if (seen.has(f.id)) continue; // the same finding reported twice counts once
+    seen.add(f.id);
+    const row = {
+      check_id: f.check_id,
+      category: f.category,
+      severity: f.severity,
+      title: f.title,
+      detail: f.detail,
+      evidence: JSON.stringify(f.evidence),
+      remediation: f.remediation,
+      controls: JSON.stringify(f.controls),
+      host: f.host ?? null,
+      grade_cap: f.grade_cap ?? null,
+      last_seen: at,
+      resolved_at: null,
+    };
     await trx
-      .insertInto("assessments")
+      .insertInto("findings")
       .values({
         npi: input.npi,
         source: input.source,
         subject: input.subject,
-        categories: JSON.stringify([...new Set(input.categories)]),
-        assessed_at: at,
-        reference: input.reference,
+        finding_id: f.id,
+        first_seen: at,
+        ...row,
       })
-      .onConflict((oc) =>
-        oc.columns(["npi", "source", "subject"]).doUpdateSet({
-          categories: JSON.stringify([...new Set(input.categories)]),
-          assessed_at: at,
-          reference: input.reference,
-        }),
-      )
+      .onConflict((oc) => oc.columns(["npi", "source", "subject", "finding_id"]).doUpdateSet(row))
       .execute();
+  }
+  let resolve = trx
+    .updateTable("findings")
+    .set({ resolved_at: at })
+    .where("npi", "=", input.npi)
+    .where("source", "=", input.source)
+    .where("subject", "=", input.subject)
+    .where("resolved_at", "is", null);
+  if (seen.size > 0) resolve = resolve.where("finding_id", "not in", [...seen]);
+  await resolve.execute();
 
-    const seen = new Set<string>();
-    for (const f of input.findings) {
-      if (seen.has(f.id)) continue; // the same finding reported twice counts once
-      seen.add(f.id);
-      const row = {
-        check_id: f.check_id,
-        category: f.category,
-        severity: f.severity,
-        title: f.title,
-        detail: f.detail,
-        evidence: JSON.stringify(f.evidence),
-        remediation: f.remediation,
-        controls: JSON.stringify(f.controls),
-        host: f.host ?? null,
-        grade_cap: f.grade_cap ?? null,
-        last_seen: at,
-        resolved_at: null,
-      };
-      await trx
-        .insertInto("findings")
-        .values({
-          npi: input.npi,
-          source: input.source,
-          subject: input.subject,
-          finding_id: f.id,
-          first_seen: at,
-          ...row,
-        })
-        .onConflict((oc) => oc.columns(["npi", "source", "subject", "finding_id"]).doUpdateSet(row))
-        .execute();
-    }
-    let resolve = trx
-      .updateTable("findings")
-      .set({ resolved_at: at })
-      .where("npi", "=", input.npi)
-      .where("source", "=", input.source)
-      .where("subject", "=", input.subject)
-      .where("resolved_at", "is", null);
-    if (seen.size > 0) resolve = resolve.where("finding_id", "not in", [...seen]);
-    await resolve.execute();
-
-    return computeAndStoreGrade(trx, input.npi, practice.name, at);
-  });
+  return computeAndStoreGrade(trx, input.npi, practice.name, at);
 }
 
 /** Recomputes the practice's grade from stored assessments and open findings, and appends it to the history. */
@@ -114,20 +119,27 @@ async function computeAndStoreGrade(
     .where("npi", "=", npi)
     .where("resolved_at", "is", null)
     .execute();
-  const subjects: ScoringSubject[] = assessments.map((a) => ({
-    source: a.source as Source,
-    subject: a.subject,
-    categories: JSON.parse(a.categories) as CategoryName[],
-    findings: findings
-      .filter((f) => f.source === a.source && f.subject === a.subject)
-      .map(
-        (f): ScorableFinding => ({
-          category: f.category as CategoryName,
-          severity: f.severity as ScorableFinding["severity"],
-          grade_cap: (f.grade_cap ?? undefined) as ScorableFinding["grade_cap"],
-        }),
-      ),
-  }));
+  // A finding scores only in a category its subject assessed: "could not assess" notes (info findings of an
+  // unreachable check) are kept for the report but must not give an unexamined category a perfect score.
+  const subjects: ScoringSubject[] = assessments.map((a) => {
+    const categories = JSON.parse(a.categories) as CategoryName[];
+    return {
+      source: a.source as Source,
+      subject: a.subject,
+      categories,
+      findings: findings
+        .filter(
+          (f) => f.source === a.source && f.subject === a.subject && categories.includes(f.category as CategoryName),
+        )
+        .map(
+          (f): ScorableFinding => ({
+            category: f.category as CategoryName,
+            severity: f.severity as ScorableFinding["severity"],
+            grade_cap: (f.grade_cap ?? undefined) as ScorableFinding["grade_cap"],
+          }),
+        ),
+    };
+  });
   const result = scorePractice(subjects);
   if (!result) throw new ServiceError("no_grade_yet", `practice ${npi} has no category with data yet`);
   const scanDate = assessments

@@ -129,6 +129,54 @@ export interface DocumentsTable {
   created_at: string;
 }
 
+export interface JobsTable {
+  id: string;
+  account_id: string;
+  npi: string;
+  scan_type: string;
+  /** accepted → running → completed | failed */
+  status: string;
+  callback_url: string | null;
+  attempts: number;
+  max_attempts: number;
+  /** Not claimable before this time (retry backoff). */
+  run_after: string;
+  /** The worker holding the job, and until when; an expired lease means the worker died. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+  credits_charged: number;
+  /** JobResult JSON once completed. */
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** Webhook outbox: one row per delivery, retried until delivered or give_up_at. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  job_id: string;
+  account_id: string;
+  event: string;
+  url: string;
+  /** The exact bytes sent on every attempt. */
+  body: string;
+  /** pending → delivered | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  give_up_at: string;
+}
+
 /** Small server-wide facts (e.g. that the bootstrap account was created), keyed once. */
 export interface ServerMetaTable {
   key: string;
@@ -137,6 +185,8 @@ export interface ServerMetaTable {
 
 export interface Database {
   server_meta: ServerMetaTable;
+  jobs: JobsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   practices: PracticesTable;

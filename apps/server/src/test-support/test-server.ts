@@ -38,6 +38,8 @@ export interface TestServerOptions {
   readonly env?: Record<string, string>;
   /** Fixed or scripted clock for the server's own notion of time. */
   readonly now?: () => Date;
+  /** Run the job worker in the server (default false: most tests do not need it). */
+  readonly worker?: boolean;
 }
 
 /** Starts a real server (HTTPS on 127.0.0.1, port 0) on a temporary data dir and SQLite or a fresh PG schema. */
@@ -59,7 +61,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const config = loadConfig(env, process.cwd());
-  const server = await startServer(config, createLogger(config.logLevel, sink), options.now);
+  const server = await startServer(config, createLogger(config.logLevel, sink), {
+    worker: options.worker ?? false,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const ca = server.tls.caPem;
   return {
     url: server.url,

@@ -1,0 +1,54 @@
+import { type GradeRecord, type JobResult, JobResultSchema, SEVERITIES } from "@hcs/protocol";
+import type { Transaction } from "kysely";
+import type { Database } from "../store/schema.js";
+
+const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<string, number>;
+const TOP_FINDINGS = 5;
+
+/**
+ * What a completed full scan returns: the unified grade record, the practice's open findings (every source, so
+ * the result explains the grade), and report data — counts by severity and the findings to fix first.
+ */
+export async function buildJobResult(trx: Transaction<Database>, grade: GradeRecord): Promise<JobResult> {
+  const rows = await trx
+    .selectFrom("findings")
+    .selectAll()
+    .where("npi", "=", grade.npi)
+    .where("resolved_at", "is", null)
+    .execute();
+  const findings = rows
+    .map((r) => ({
+      id: r.finding_id,
+      check_id: r.check_id,
+      source: r.source,
+      category: r.category,
+      severity: r.severity,
+      title: r.title,
+      detail: r.detail,
+      evidence: JSON.parse(r.evidence),
+      remediation: r.remediation,
+      controls: JSON.parse(r.controls),
+      ...(r.host ? { host: r.host } : {}),
+      ...(r.grade_cap ? { grade_cap: r.grade_cap } : {}),
+      first_seen: r.first_seen,
+      last_seen: r.last_seen,
+    }))
+    .sort(
+      (a, b) =>
+        SEVERITY_RANK[a.severity]! - SEVERITY_RANK[b.severity]! ||
+        (a.grade_cap ? -1 : 0) - (b.grade_cap ? -1 : 0) ||
+        a.id.localeCompare(b.id),
+    );
+  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length]));
+  return JobResultSchema.parse({
+    ...grade,
+    findings,
+    report: {
+      findings_by_severity: bySeverity,
+      top_findings: findings
+        .filter((f) => f.severity !== "info")
+        .slice(0, TOP_FINDINGS)
+        .map((f) => ({ id: f.id, title: f.title, severity: f.severity })),
+    },
+  });
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import { CREDIT_PRICES, type Job, JobSchema, type ScanDispatchAcceptance, type ScanType } from "@hcs/protocol";
+import type { Transaction } from "kysely";
+import { ServiceError } from "../errors.js";
+import type { Database, JobsTable } from "../store/schema.js";
+import { chargeCredits } from "./credits.js";
+import { iso, type ServiceDeps } from "./deps.js";
+import { getOwnedPractice } from "./practices.js";
+
+/** Attempts a job gets before it fails for good. */
+export const JOB_MAX_ATTEMPTS = 3;
+
+/** The estimate given before any job of a scan type has completed (documented in docs/api.md). */
+export const DEFAULT_ESTIMATE_MS: Record<ScanType, number> = { full: 5_000 };
+
+/** Completed jobs the duration estimate looks back over. */
+const ESTIMATE_WINDOW = 20;
+
+/** The credit operation each scan type is billed as. */
+const SCAN_PRICE: Record<ScanType, keyof typeof CREDIT_PRICES> = { full: "full_scan" };
+
+export const pollUrlOf = (jobId: string) => `/v1/a2a/jobs/${jobId}`;
+
+/** The job as the API shows it (JobSchema). */
+export function jobView(row: JobsTable): Job {
+  return JobSchema.parse({
+    job_id: row.id,
+    status: row.status,
+    scan_type: row.scan_type,
+    npi: row.npi,
+    poll_url: pollUrlOf(row.id),
+    callback_url: row.callback_url,
+    attempts: row.attempts,
+    max_attempts: row.max_attempts,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    ...(row.result ? { result: JSON.parse(row.result) } : {}),
+    ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? "" } } : {}),
+  });
+}
+
+/** Median duration of the last completed jobs of the type, or the documented default before there are any. */
+export async function estimateDurationMs(deps: ServiceDeps, scanType: ScanType): Promise<number> {
+  const rows = await deps.store.db
+    .selectFrom("jobs")
+    .select("duration_ms")
+    .where("scan_type", "=", scanType)
+    .where("status", "=", "completed")
+    .where("duration_ms", "is not", null)
+    .orderBy("completed_at", "desc")
+    .limit(ESTIMATE_WINDOW)
+    .execute();
+  const d = rows.map((r) => r.duration_ms!).sort((a, b) => a - b);
+  if (d.length === 0) return DEFAULT_ESTIMATE_MS[scanType];
+  const mid = Math.floor(d.length / 2);
+  return d.length % 2 ? d[mid]! : Math.round((d[mid - 1]! + d[mid]!) / 2);
+}
+
+export interface DispatchInput {
+  readonly accountId: string;
+  readonly npi: string;
+  readonly scanType: ScanType;
+  readonly callbackUrl: string | null;
+  /** Written in the same transaction as the charge and the job (the audit event of the request). */
+  readonly alsoInTransaction?: (trx: Transaction<Database>, status: number) => Promise<void>;
+}
+
+/**
+ * Accepts a scan: the practice must belong to the caller's account; its price is charged and the job row written
+ * in one group commit, so a job exists exactly when it was paid for (and a failed job is refunded later).
+ */
+export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Promise<ScanDispatchAcceptance> {
+  await getOwnedPractice(deps, input.npi, input.accountId);
+  const operation = SCAN_PRICE[input.scanType];
+  const price = CREDIT_PRICES[operation];
+  const jobId = randomUUID();
+  const [estimate, charge] = await Promise.all([
+    estimateDurationMs(deps, input.scanType),
+    deps.store.writes.run(async (trx) => {
+      const at = iso(deps.now());
+      const c = await chargeCredits(trx, {
+        accountId: input.accountId,
+        amount: price,
+        operation,
+        reference: `job:${jobId}`,
+        at,
+      });
+      if (c.charged) {
+        await trx
+          .insertInto("jobs")
+          .values({
+            id: jobId,
+            account_id: input.accountId,
+            npi: input.npi,
+            scan_type: input.scanType,
+            status: "accepted",
+            callback_url: input.callbackUrl,
+            attempts: 0,
+            max_attempts: JOB_MAX_ATTEMPTS,
+            run_after: at,
+            lease_owner: null,
+            lease_expires_at: null,
+            created_at: at,
+            started_at: null,
+            completed_at: null,
+            duration_ms: null,
+            credits_charged: price,
+            result: null,
+            error_code: null,
+            error_message: null,
+          })
+          .execute();
+      }
+      await input.alsoInTransaction?.(trx, c.charged ? 202 : 402);
+      return c;
+    }),
+  ]);
+  if (!charge.charged) {
+    throw new ServiceError(
+      "insufficient_credits",
+      `a ${input.scanType} scan costs ${price} credits; the account holds ${charge.balance}`,
+      {
+        required: price,
+        balance: charge.balance,
+      },
+    );
+  }
+  return { status: "accepted", job_id: jobId, poll_url: pollUrlOf(jobId), estimated_duration_ms: estimate };
+}
+
+/** The job, if it belongs to the account (403 forbidden for another account's job, 404 job_not_found otherwise). */
+export async function jobForAccount(deps: ServiceDeps, jobId: string, accountId: string): Promise<Job> {
+  const row = await deps.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+  if (!row) throw new ServiceError("job_not_found", `no job ${jobId}`);
+  if (row.account_id !== accountId) throw new ServiceError("forbidden", "this job belongs to another account");
+  return jobView(row);
+}

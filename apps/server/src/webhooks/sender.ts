@@ -1,0 +1,186 @@
+import type { LookupAddress } from "node:dns";
+import { isIP } from "node:net";
+import { rootCertificates } from "node:tls";
+import { WEBHOOK_HEADERS } from "@hcs/protocol";
+import got from "got";
+import { type Kysely, sql } from "kysely";
+import type { Logger } from "pino";
+import { isServiceError } from "../errors.js";
+import type { SecretBox } from "../secrets/master-key.js";
+import type { Engine } from "../store/migrations/engine.js";
+import type { Database, WebhookDeliveriesTable } from "../store/schema.js";
+import { signWebhook } from "./signature.js";
+import { type ResolveHost, vetCallbackUrl } from "./target-policy.js";
+
+export interface WebhookSenderOptions {
+  readonly workerId: string;
+  readonly allowPrivateTargets: boolean;
+  /** Extra trusted CAs (PEM) besides the system roots (HCS_EXTRA_CA_FILE). */
+  readonly extraCaPem: readonly string[];
+  /** First retry delay; doubles per attempt, capped at one hour. */
+  readonly retryBaseMs: number;
+  readonly timeoutMs?: number;
+  readonly resolve?: ResolveHost;
+  readonly userAgent?: string;
+}
+
+export type DeliveryOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+const LEASE_MS = 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Delay before retry number `attempt` (1-based): base × 2^(attempt−1), at most one hour. */
+export function webhookRetryDelayMs(attempt: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3_600_000);
+}
+
+/**
+ * POSTs one delivery: the callback URL is vetted again now (DNS may have changed since dispatch) and the
+ * connection goes to the vetted address only, so a rebinding resolver cannot redirect it. No redirects followed.
+ */
+export async function sendWebhook(
+  delivery: WebhookDeliveriesTable,
+  secret: string,
+  options: WebhookSenderOptions,
+  now: Date,
+): Promise<DeliveryOutcome> {
+  let target: Awaited<ReturnType<typeof vetCallbackUrl>>;
+  try {
+    target = await vetCallbackUrl(delivery.url, {
+      allowPrivateTargets: options.allowPrivateTargets,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
+  } catch (err) {
+    return { ok: false, status: null, error: isServiceError(err) ? err.message : "callback URL could not be checked" };
+  }
+  const family = isIP(target.address) === 6 ? 6 : 4;
+  try {
+    const res = await got.post(target.url, {
+      body: delivery.body,
+      headers: {
+        "content-type": "application/json",
+        "user-agent": options.userAgent ?? "HCS-Webhooks/1.0",
+        [WEBHOOK_HEADERS.signature]: signWebhook(secret, delivery.body, now),
+        [WEBHOOK_HEADERS.delivery]: delivery.id,
+        [WEBHOOK_HEADERS.event]: delivery.event,
+      },
+      timeout: { request: options.timeoutMs ?? 10_000 },
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      https: { certificateAuthority: [...rootCertificates, ...options.extraCaPem] },
+      dnsLookup: ((_host: string, opts: unknown, cb?: unknown) => {
+        const callback = (typeof opts === "function" ? opts : cb) as (
+          err: Error | null,
+          a: string | LookupAddress[],
+          f?: number,
+        ) => void;
+        if (typeof opts === "object" && opts !== null && (opts as { all?: boolean }).all)
+          callback(null, [{ address: target.address, family }]);
+        else callback(null, target.address, family);
+      }) as never,
+    });
+    if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode };
+    return { ok: false, status: res.statusCode, error: `receiver answered ${res.statusCode}` };
+  } catch (err) {
+    return { ok: false, status: null, error: (err as { code?: string }).code ?? "request failed" };
+  }
+}
+
+/** Claims due deliveries for this sender (lease), skipping rows another process is claiming on PostgreSQL. */
+async function claimDeliveries(
+  db: Kysely<Database>,
+  engine: Engine,
+  workerId: string,
+  nowMs: number,
+  limit: number,
+): Promise<WebhookDeliveriesTable[]> {
+  const now = iso(nowMs);
+  return db.transaction().execute(async (trx) => {
+    let q = trx
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now)
+      .where((eb) => eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", now)]))
+      .orderBy("next_attempt_at")
+      .limit(limit);
+    if (engine === "postgres") q = q.forUpdate().skipLocked();
+    const ids = (await q.execute()).map((r) => r.id);
+    if (ids.length === 0) return [];
+    return trx
+      .updateTable("webhook_deliveries")
+      .set({ lease_owner: workerId, lease_expires_at: iso(nowMs + LEASE_MS), attempts: sql`attempts + 1` })
+      .where("id", "in", ids)
+      .returningAll()
+      .execute();
+  });
+}
+
+/**
+ * Sends every due delivery once (at-least-once overall: a delivery is marked delivered only after a 2xx). Failed
+ * attempts are rescheduled with exponential backoff until 24 hours after the delivery was queued.
+ */
+export async function deliverDueWebhooks(
+  deps: { db: Kysely<Database>; engine: Engine; secrets: SecretBox; now: () => Date; logger: Logger },
+  options: WebhookSenderOptions,
+  limit = 20,
+): Promise<number> {
+  const nowMs = deps.now().getTime();
+  const due = await claimDeliveries(deps.db, deps.engine, options.workerId, nowMs, limit);
+  await Promise.all(
+    due.map(async (d) => {
+      const account = await deps.db
+        .selectFrom("accounts")
+        .select("webhook_secret_enc")
+        .where("id", "=", d.account_id)
+        .executeTakeFirst();
+      const outcome: DeliveryOutcome = account
+        ? await sendWebhook(d, deps.secrets.open(account.webhook_secret_enc), options, deps.now())
+        : { ok: false, status: null, error: "account no longer exists" };
+      const at = deps.now().getTime();
+      if (outcome.ok) {
+        await deps.db
+          .updateTable("webhook_deliveries")
+          .set({
+            status: "delivered",
+            last_attempt_at: iso(at),
+            last_status_code: outcome.status,
+            last_error: null,
+            lease_owner: null,
+            lease_expires_at: null,
+          })
+          .where("id", "=", d.id)
+          .execute();
+        return;
+      }
+      const next = at + webhookRetryDelayMs(d.attempts, options.retryBaseMs);
+      const giveUp = next > Date.parse(d.give_up_at) || !account;
+      await deps.db
+        .updateTable("webhook_deliveries")
+        .set({
+          status: giveUp ? "failed" : "pending",
+          next_attempt_at: iso(next),
+          last_attempt_at: iso(at),
+          last_status_code: outcome.status,
+          last_error: outcome.error.slice(0, 300),
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where("id", "=", d.id)
+        .execute();
+      deps.logger.info(
+        {
+          delivery_id: d.id,
+          job_id: d.job_id,
+          attempt: d.attempts,
+          status: outcome.status,
+          error: outcome.error,
+          gave_up: giveUp,
+        },
+        "webhook delivery failed",
+      );
+    }),
+  );
+  return due.length;
+}
