@@ -1,0 +1,123 @@
+import { PHASE_IDS, type PhaseResult, PhaseResultSchema } from "@hcs/protocol";
+import { describe, expect, it } from "vitest";
+import type { FakeHost } from "../host/fake-host.js";
+import { runPhases } from "../runner/run-phases.js";
+import { buildScanScope } from "../runner/scope.js";
+import { PHASE_REGISTRY } from "./registry.js";
+import { darwinPersona, linuxPersona, win32Persona } from "./test-support/personas.js";
+
+const personas: [string, () => FakeHost][] = [
+  ["linux", linuxPersona],
+  ["darwin", darwinPersona],
+  ["win32", win32Persona],
+];
+
+describe("phase registry", () => {
+  it("lists the 12 protocol phases in protocol order", () => {
+    expect(PHASE_REGISTRY.map((p) => p.id)).toEqual(PHASE_IDS);
+  });
+});
+
+describe.each(personas)("every phase on the %s persona", (platform, persona) => {
+  let results: PhaseResult[];
+  const run = async () => {
+    if (results) return results;
+    const host = persona();
+    const scope = await buildScanScope(undefined, {
+      resolve: host.net.resolve,
+      interfaces: host.sysinfo.networkInterfaces,
+    });
+    results = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] }, timeoutMs: 20_000 });
+    return results;
+  };
+
+  it("returns one schema-valid result per phase, in protocol order, none failed", async () => {
+    const r = await run();
+    expect(r.map((x) => x.id)).toEqual(PHASE_IDS);
+    for (const result of r) {
+      expect(PhaseResultSchema.safeParse(result).success).toBe(true);
+      expect([result.id, result.status, result.error?.code]).not.toContainEqual("failed");
+      if (result.status !== "ok")
+        expect(result.reason, `${result.id} must say why it is ${result.status}`).toBeTruthy();
+    }
+  });
+
+  it("marks unsupported exactly the phases without an implementation for the platform", async () => {
+    const r = await run();
+    const unsupported = r.filter((x) => x.status === "unsupported").map((x) => x.id);
+    const expected = PHASE_REGISTRY.filter((p) => !p.platforms.includes(platform as never)).map((p) => p.id);
+    expect(unsupported).toEqual(expected);
+  });
+
+  it("every finding cites HIPAA controls, is internal, and has a stable id under its phase", async () => {
+    const r = await run();
+    for (const result of r) {
+      for (const f of result.findings) {
+        expect(f.source).toBe("internal");
+        expect(f.controls.length).toBeGreaterThan(0);
+        expect(f.check_id.startsWith(`${result.id}.`)).toBe(true);
+      }
+    }
+  });
+
+  it("flags the risky loopback listeners in the ports phase", async () => {
+    const ports = (await run()).find((x) => x.id === "ports")!;
+    expect(ports.status).toBe("ok");
+    expect(ports.findings.length).toBeGreaterThan(0);
+  });
+});
+
+describe("platform specifics", () => {
+  it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
+    const host = win32Persona();
+    const scope = await buildScanScope(undefined, {
+      resolve: host.net.resolve,
+      interfaces: host.sysinfo.networkInterfaces,
+    });
+    const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
+    const disk = r.find((x) => x.id === "disk_encryption")!;
+    expect(disk.findings.map((f) => f.id)).toEqual([
+      "disk_encryption.unencrypted_volume:C:",
+      "disk_encryption.unencrypted_volume:J:",
+      "disk_encryption.unencrypted_volume:K:",
+    ]);
+  });
+
+  it("macOS with FileVault on: no disk finding", async () => {
+    const host = darwinPersona();
+    const scope = await buildScanScope(undefined, {
+      resolve: host.net.resolve,
+      interfaces: host.sysinfo.networkInterfaces,
+    });
+    const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
+    expect(r.find((x) => x.id === "disk_encryption")).toMatchObject({ status: "ok", findings: [] });
+  });
+
+  it("a host missing every tool degrades to skipped or unsupported, never failed", async () => {
+    const { createFakeHost } = await import("../host/fake-host.js");
+    const host = createFakeHost({ platform: "linux", isPrivileged: false });
+    const scope = { mode: "host" as const, hosts: ["127.0.0.1"], given: [] };
+    const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
+    expect(r.filter((x) => x.status === "failed")).toEqual([]);
+    expect(r.find((x) => x.id === "disk_encryption")).toMatchObject({
+      status: "skipped",
+      reason: "lsblk is not available on this machine",
+    });
+  });
+
+  it("`auto` scope from the fake host's interfaces probes only that subnet", async () => {
+    const host = linuxPersona();
+    const scope = await buildScanScope("auto", {
+      resolve: host.net.resolve,
+      interfaces: host.sysinfo.networkInterfaces,
+    });
+    expect(scope.given).toEqual(["192.168.50.0/24"]);
+    await runPhases({
+      host,
+      phases: PHASE_REGISTRY.filter((p) => p.id === "discovery"),
+      scope,
+      options: { ephiPaths: [] },
+    });
+    expect(host.calls.connect.every((c) => c.startsWith("192.168.50."))).toBe(true);
+  });
+});

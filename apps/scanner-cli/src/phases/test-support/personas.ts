@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { createFakeHost, type FakeHost } from "../../host/fake-host.js";
+
+const fixture = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
+const osInfo = (platform: string, distro: string, release: string) => ({
+  platform,
+  distro,
+  release,
+  codename: "",
+  kernel: "",
+  arch: "x64",
+  hostname: "frontdesk-01",
+  build: "",
+});
+const interfaces = [
+  {
+    iface: "lo",
+    ip4: "127.0.0.1",
+    ip4subnet: "255.0.0.0",
+    ip6: "::1",
+    mac: "",
+    internal: true,
+    virtual: false,
+    operstate: "up",
+  },
+  {
+    iface: "eth0",
+    ip4: "192.168.50.20",
+    ip4subnet: "255.255.255.0",
+    ip6: "",
+    mac: "02:00:00:00:00:01",
+    internal: false,
+    virtual: false,
+    operstate: "up",
+  },
+];
+/** Loopback answers in every persona: a database and a telnet listener, as on a badly kept clinic server. */
+const openOnLoopback = ["127.0.0.1:5432", "127.0.0.1:23"];
+
+/** A Debian workstation answered from fixtures captured on Debian 12. */
+export function linuxPersona(): FakeHost {
+  return createFakeHost({
+    platform: "linux",
+    isPrivileged: true,
+    commands: {
+      "ip -j neigh show": fixture("discovery/fixtures/linux-ip-neigh.json"),
+      "lsblk -J -b -o NAME,TYPE,FSTYPE,MOUNTPOINT,SIZE,RM,RO": fixture(
+        "disk_encryption/fixtures/linux-lsblk-plain.json",
+      ),
+      "dpkg-query -W -f=${Package}\t${Version}\n": fixture("asset_inventory/fixtures/linux-dpkg-query.txt"),
+      "apt list --upgradable": fixture("patches/fixtures/linux-apt-list-upgradable.txt"),
+      "ufw status verbose": fixture("segmentation/fixtures/linux-ufw-status-inactive.txt"),
+      "sshd -T": fixture("mfa/fixtures/linux-sshd-T.txt"),
+    },
+    files: {
+      "/etc/group": fixture("access_control/fixtures/linux-group.txt"),
+      "/etc/passwd": fixture("access_control/fixtures/linux-passwd.txt"),
+      "/etc/login.defs": fixture("access_control/fixtures/linux-login.defs"),
+      "/etc/pam.d/common-auth": fixture("mfa/fixtures/linux-pam-common-auth.txt"),
+      "/etc/pam.d/sshd": fixture("mfa/fixtures/linux-pam-sshd.txt"),
+    },
+    sysinfo: {
+      osInfo: osInfo("linux", "Debian GNU/Linux", "12"),
+      networkInterfaces: interfaces,
+      defaultGateway: "192.168.50.1",
+    },
+    net: { open: openOnLoopback },
+  });
+}
+
+/** A Mac with FileVault on; the rest of its tools are absent, as phases must tolerate. */
+export function darwinPersona(): FakeHost {
+  return createFakeHost({
+    platform: "darwin",
+    isPrivileged: false,
+    commands: {
+      "arp -an": fixture("discovery/fixtures/darwin-arp-an.txt"),
+      "fdesetup status": fixture("disk_encryption/fixtures/darwin-fdesetup-on.txt"),
+    },
+    sysinfo: { osInfo: osInfo("darwin", "macOS", "14.6"), networkInterfaces: interfaces },
+    net: { open: openOnLoopback },
+  });
+}
+
+/** A Windows 10 front-desk PC without BitLocker (manage-bde and net fixtures from public captures). */
+export function win32Persona(): FakeHost {
+  return createFakeHost({
+    platform: "win32",
+    isPrivileged: true,
+    commands: {
+      "manage-bde -status": fixture("disk_encryption/fixtures/win32-manage-bde-status.txt"),
+      "net localgroup Administrators": fixture("access_control/fixtures/win32-net-localgroup-administrators.txt"),
+    },
+    sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },
+    net: { open: ["127.0.0.1:3389", "127.0.0.1:445"] },
+  });
+}
