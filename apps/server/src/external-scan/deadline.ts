@@ -33,17 +33,3 @@ export function settleBefore<T>(work: Promise<T>, signal: AbortSignal, onAbort: 
     );
   });
 }
-
-/** Runs `fn` over `items` with at most `limit` in flight, keeping input order in the output. */
-export async function mapBounded<I, O>(items: readonly I[], limit: number, fn: (item: I) => Promise<O>): Promise<O[]> {
-  const out = new Array<O>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      out[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}

@@ -39,9 +39,12 @@ export function parseSetCookie(header: string): CookieFlags | null {
 // Cookie names that carry a login session or an authentication token: the ones script must never read.
 const SESSION_COOKIE = /sess|^sid$|_sid$|auth|token|login|jwt|remember|jsessionid|phpsessid|connect\.sid/i;
 
-/** True for a cookie whose name says it holds a session or credential. */
+/**
+ * True for a cookie whose name says it holds a session or credential. Anti-forgery tokens are not: the
+ * double-submit pattern has script read them on purpose.
+ */
 export function isSessionCookie(name: string): boolean {
-  return SESSION_COOKIE.test(name) && !/csrf|xsrf/i.test(name);
+  return SESSION_COOKIE.test(name) && !/csrf|xsrf|requestverification/i.test(name);
 }
 
 export interface CookieSource {
