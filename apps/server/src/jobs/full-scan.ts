@@ -29,6 +29,17 @@ export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
         now: deps.now,
         ...(deps.scanTimeoutMs ? { timeoutMs: deps.scanTimeoutMs } : {}),
       });
+      if (result.categories.length === 0) {
+        // Nothing could be assessed: there is no grade to give. Refused targets will not change on retry.
+        const refused = result.checks.some((c) => c.status === "refused");
+        throw refused
+          ? new JobError(
+              "target_refused",
+              "every check was refused: the practice's addresses are private and private targets are not allowed",
+              false,
+            )
+          : new JobError("target_unreachable", "no check could reach the practice's domain or website", true);
+      }
       const findings: FindingParsed[] = result.findings.map((f) => FindingInputSchema.parse(f));
       return { source: "external", subject: result.target.domain, categories: result.categories, findings };
     } catch (err) {

@@ -18,10 +18,11 @@ export function pathParam<S extends z.ZodType>(
   ctx: HcsContext,
   name: string,
   schema: S,
-  code: "invalid_body" | "not_found" = "not_found",
+  code: "not_found" | "job_not_found",
 ): z.output<S> {
   const raw = (ctx as unknown as { params?: Record<string, string> }).params?.[name];
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ServiceError(code, `${name} is not valid`);
+  // A malformed id names nothing that exists: answer as for an unknown one.
+  if (!parsed.success) throw new ServiceError(code, `no such ${name.replace(/_id$/, "")}: ${raw ?? ""}`.trim());
   return parsed.data;
 }

@@ -47,6 +47,8 @@ export const dispatchScanRoute = defineRoute({
         allowed: SCAN_TYPES,
       });
     }
+    if (loose.npi === undefined)
+      throw new ServiceError("invalid_body", "npi is required", { issues: [{ path: "npi", message: "required" }] });
     const parsed = ScanDispatchRequestSchema.safeParse(loose);
     if (!parsed.success) {
       const first = parsed.error.issues[0]?.path[0];
@@ -91,7 +93,7 @@ export const getJobRoute = defineRoute({
   responses: { 200: { description: "The job", schema: JobSchema } },
   errors: ["job_not_found", "forbidden", "missing_credentials", "invalid_credentials", "key_revoked", "rate_limited"],
   async handler(ctx, deps) {
-    const jobId = pathParam(ctx, "job_id", JobParams.shape.job_id);
+    const jobId = pathParam(ctx, "job_id", JobParams.shape.job_id, "job_not_found");
     ctx.state.auditResource = `job:${jobId}`;
     ctx.body = await jobForAccount(deps, jobId, ctx.state.caller!.accountId);
   },
