@@ -257,7 +257,7 @@ describe("private targets are refused unless the operator allows them", () => {
       });
       expect(res.status).toBe(202);
       const end = Date.now() + 30_000;
-      let job;
+      let job: { status: string; result: { coverage: { external: { categories_with_data: string[] } } } };
       do {
         await new Promise((r) => setTimeout(r, 100));
         job = (await strict.request(res.json.poll_url, { headers: { "X-API-Key": a.apiKey } })).json;
