@@ -11,7 +11,7 @@ const SIGNS: readonly [Exclude<PageKind, "general">, RegExp][] = [
   ["portal", /\b(portal|mychart|my[ _-]?health|patient[ _-]?(access|account)|followmyhealth|healow)\b/],
   [
     "scheduling",
-    /\b(appointments?|schedul\w*|book(ing)?[ _-]?(an?[ _-]?)?(appointment|visit|online|now)?|request[ _-]an?[ _-](appointment|visit))\b/,
+    /\b(appointments?|schedul\w*|booking|book[ _-]?(an?[ _-]?)?(appointment|visit|online|now)|request[ _-]an?[ _-](appointment|visit))\b/,
   ],
   [
     "intake",
