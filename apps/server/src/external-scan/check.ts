@@ -1,4 +1,4 @@
-import type { CategoryName, FindingInput, JsonObject } from "@hcs/protocol";
+import type { CategoryName, FindingParsed, JsonObject } from "@hcs/protocol";
 import type { ScanContext } from "./context.js";
 
 /**
@@ -12,7 +12,7 @@ export type CheckStatus = (typeof CHECK_STATUSES)[number];
 export interface CheckOutcome {
   readonly status: CheckStatus;
   readonly detail?: string;
-  readonly findings?: readonly FindingInput[];
+  readonly findings?: readonly FindingParsed[];
   readonly facts?: JsonObject;
 }
 

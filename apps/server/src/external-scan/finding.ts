@@ -1,7 +1,7 @@
 import {
   type CategoryName,
-  type FindingInput,
   FindingInputSchema,
+  type FindingParsed,
   type GradeCapId,
   type HipaaControlId,
   type JsonObject,
@@ -44,7 +44,7 @@ function clip(text: string, max: number): string {
  * keeps its id from scan to scan (the server's first_seen/last_seen rely on it). Throws if a check built an
  * invalid finding, which the check runner reports as a check error.
  */
-export function externalFinding(spec: FindingSpec): FindingInput {
+export function externalFinding(spec: FindingSpec): FindingParsed {
   const id = clip(`${spec.check_id}:${subjectIdPart(spec.subject)}`, ID_MAX).replace(/…$/, "");
   return FindingInputSchema.parse({
     id,

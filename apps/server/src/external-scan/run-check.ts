@@ -1,4 +1,4 @@
-import type { FindingInput, JsonObject } from "@hcs/protocol";
+import type { FindingParsed, JsonObject } from "@hcs/protocol";
 import type { CheckOutcome, CheckRecord, CheckStatus, ExternalCheck } from "./check.js";
 import type { ScanContext } from "./context.js";
 import { CONTROLS } from "./controls.js";
@@ -7,7 +7,7 @@ import { externalFinding } from "./finding.js";
 
 export interface CheckRun {
   readonly record: CheckRecord;
-  readonly findings: readonly FindingInput[];
+  readonly findings: readonly FindingParsed[];
   readonly facts: JsonObject | null;
 }
 
@@ -24,7 +24,7 @@ export function notAssessedFinding(
   status: Exclude<CheckStatus, "ok">,
   detail: string,
   ctx: Pick<ScanContext, "target">,
-): FindingInput {
+): FindingParsed {
   const subject = check.subject === "domain" ? ctx.target.domain : ctx.target.siteHost;
   return externalFinding({
     check_id: `${check.id}.${status}`,

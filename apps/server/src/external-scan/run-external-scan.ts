@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { CATEGORY_NAMES, type CategoryName, type FindingInput, type JsonObject } from "@hcs/protocol";
+import { CATEGORY_NAMES, type CategoryName, type FindingParsed, type JsonObject } from "@hcs/protocol";
 import type { CheckRecord } from "./check.js";
 import { EXTERNAL_CHECKS } from "./checks.js";
 import { createScanContext } from "./context.js";
@@ -24,8 +24,11 @@ export interface ExternalScanResult {
   readonly target: { readonly domain: string; readonly website: string };
   readonly started_at: string;
   readonly duration_ms: number;
-  /** Schema-valid findings, source "external"; info findings name the checks that could not assess. */
-  readonly findings: FindingInput[];
+  /**
+   * Schema-valid findings (FindingInputSchema parsed: evidence always present), source "external"; info findings
+   * name the checks that could not assess.
+   */
+  readonly findings: FindingParsed[];
   /** Categories with at least one check that ran to completion: the ones to score. */
   readonly categories: CategoryName[];
   readonly checks: CheckRecord[];
@@ -65,7 +68,7 @@ export async function runExternalScan(
   const runs = await Promise.all(EXTERNAL_CHECKS.map((check) => runCheck(check, ctx)));
   if (options.signal?.aborted) throw new ExternalScanError("scan_cancelled", "the scan was cancelled");
 
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   const ids = new Set<string>();
   for (const finding of runs.flatMap((r) => r.findings)) {
     if (ids.has(finding.id)) continue;

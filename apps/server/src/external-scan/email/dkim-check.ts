@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
@@ -52,7 +52,7 @@ export function foundDkimKeys(evidence: DkimEvidence): { selector: string; key: 
 }
 
 /** Findings about DKIM signing keys of `domain` (pure). */
-export function evaluateDkim(domain: string, evidence: DkimEvidence): FindingInput[] {
+export function evaluateDkim(domain: string, evidence: DkimEvidence): FindingParsed[] {
   const f = (spec: Spec) =>
     externalFinding({ category: "email_security", controls: CONTROLS.emailAuthentication, subject: domain, ...spec });
   const keys = foundDkimKeys(evidence).filter((k) => !k.key.revoked);
@@ -80,7 +80,7 @@ export function evaluateDkim(domain: string, evidence: DkimEvidence): FindingInp
           }),
     ];
   }
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   const weak = keys.filter((k) => k.key.rsaBits !== null && k.key.rsaBits < 1024);
   const short = keys.filter((k) => k.key.rsaBits !== null && k.key.rsaBits >= 1024 && k.key.rsaBits < 2048);
   const describe = (list: typeof keys) => list.map((k) => ({ selector: k.selector, rsa_bits: k.key.rsaBits }));

@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
@@ -9,7 +9,7 @@ import { failedDnsOutcome, txtRecords } from "./dns-outcome.js";
 type Spec = Omit<FindingSpec, "category" | "controls" | "subject">;
 
 /** Findings about the DMARC record at _dmarc.<domain>, from its TXT answer (pure). */
-export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): FindingInput[] {
+export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): FindingParsed[] {
   const name = `_dmarc.${domain}`;
   const f = (spec: Spec) =>
     externalFinding({ category: "email_security", controls: CONTROLS.emailAuthentication, subject: domain, ...spec });
@@ -53,7 +53,7 @@ export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): Find
   }
   const r = parsed.record;
   const evidence = { record: raw };
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   if (r.p === "none") {
     findings.push(
       f({

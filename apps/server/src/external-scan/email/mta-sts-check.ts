@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -22,7 +22,11 @@ export function parseMtaStsRecord(text: string): { ok: true; id: string } | { ok
 }
 
 /** Findings about the MTA-STS record of a domain that receives mail (pure). */
-export function evaluateMtaSts(domain: string, mx: DnsAnswer<MxRecord[]>, answer: DnsAnswer<string[]>): FindingInput[] {
+export function evaluateMtaSts(
+  domain: string,
+  mx: DnsAnswer<MxRecord[]>,
+  answer: DnsAnswer<string[]>,
+): FindingParsed[] {
   if (mailExchangers(mx).length === 0) return [];
   const base = { category: "email_security", controls: CONTROLS.transportEncryption, subject: domain } as const;
   const records = txtRecords(answer).filter((t) => /^v=STSv1/i.test(t.trim()));

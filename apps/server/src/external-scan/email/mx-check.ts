@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -17,7 +17,7 @@ export function mailExchangers(answer: DnsAnswer<MxRecord[]>): MxRecord[] {
 }
 
 /** Findings about the domain's MX records (pure). Not receiving mail is a fact worth stating, not a weakness. */
-export function evaluateMx(domain: string, answer: DnsAnswer<MxRecord[]>): FindingInput[] {
+export function evaluateMx(domain: string, answer: DnsAnswer<MxRecord[]>): FindingParsed[] {
   const base = { category: "email_security", controls: CONTROLS.emailAuthentication, subject: domain } as const;
   if (answer.ok && isNullMx(answer.records)) {
     return [

@@ -1,4 +1,4 @@
-import type { FindingInput, JsonObject } from "@hcs/protocol";
+import type { FindingParsed, JsonObject } from "@hcs/protocol";
 import type { TxtLookup } from "../cached-dns.js";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
@@ -21,7 +21,7 @@ const MAX_ROUNDS = 12;
 const base = { category: "email_security", controls: CONTROLS.emailAuthentication } as const;
 
 /** Findings about `domain`'s SPF policy, from its fully gathered include/redirect tree (pure). */
-export function evaluateSpf(domain: string, tree: SpfNode): FindingInput[] {
+export function evaluateSpf(domain: string, tree: SpfNode): FindingParsed[] {
   const f = (spec: Omit<FindingSpec, keyof typeof base | "subject">) =>
     externalFinding({ ...base, subject: domain, ...spec });
   switch (tree.state) {
@@ -64,7 +64,7 @@ export function evaluateSpf(domain: string, tree: SpfNode): FindingInput[] {
       return [];
   }
 
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   const lookups = countSpfLookups(tree);
   if (lookups.count > SPF_LOOKUP_LIMIT) {
     findings.push(

@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -20,7 +20,11 @@ export function isValidTlsRptRecord(text: string): boolean {
 }
 
 /** Findings about the SMTP TLS reporting record of a domain that receives mail (pure). */
-export function evaluateTlsRpt(domain: string, mx: DnsAnswer<MxRecord[]>, answer: DnsAnswer<string[]>): FindingInput[] {
+export function evaluateTlsRpt(
+  domain: string,
+  mx: DnsAnswer<MxRecord[]>,
+  answer: DnsAnswer<string[]>,
+): FindingParsed[] {
   if (mailExchangers(mx).length === 0) return [];
   const base = { category: "email_security", controls: CONTROLS.transportEncryption, subject: domain } as const;
   const records = txtRecords(answer).filter((t) => /^v=TLSRPTv1/i.test(t.trim()));

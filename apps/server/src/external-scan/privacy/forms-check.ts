@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -22,8 +22,8 @@ export function isPatientForm(form: PageForm, page: Pick<CrawledPage, "kind">): 
 }
 
 /** Findings about forms that submit over plain HTTP (pure): one per page. */
-export function evaluateForms(siteHost: string, pages: readonly CrawledPage[]): FindingInput[] {
-  const findings: FindingInput[] = [];
+export function evaluateForms(siteHost: string, pages: readonly CrawledPage[]): FindingParsed[] {
+  const findings: FindingParsed[] = [];
   for (const page of pages) {
     const cleartext = (page.analysis?.forms ?? []).filter((f) => new URL(f.action).protocol === "http:");
     if (cleartext.length === 0) continue;

@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -35,7 +35,7 @@ export function privacyLinks(pages: readonly CrawledPage[]): { npp: PageLink[]; 
 }
 
 /** Findings about the Notice of Privacy Practices and privacy policy links (pure). */
-export function evaluatePrivacyNotice(siteHost: string, pages: readonly CrawledPage[]): FindingInput[] {
+export function evaluatePrivacyNotice(siteHost: string, pages: readonly CrawledPage[]): FindingParsed[] {
   const { npp, privacy } = privacyLinks(pages);
   const base = {
     category: "privacy_compliance",

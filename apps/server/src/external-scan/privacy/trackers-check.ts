@@ -1,4 +1,4 @@
-import type { FindingInput, Severity } from "@hcs/protocol";
+import type { FindingParsed, Severity } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -39,7 +39,7 @@ const PUBLIC_PAGE_SEVERITY: Record<TrackerKind, Severity> = {
  * intake page is high severity and caps the grade (phi_tracker_on_authenticated_page); elsewhere it is a
  * lower-severity disclosure risk.
  */
-export function evaluateTrackers(siteHost: string, pages: readonly TrackedPage[]): FindingInput[] {
+export function evaluateTrackers(siteHost: string, pages: readonly TrackedPage[]): FindingParsed[] {
   const byTracker = new Map<string, { tracker: TrackerIdentity; sensitive: TrackedPage[]; general: TrackedPage[] }>();
   for (const page of pages) {
     for (const tracker of page.trackers) {
@@ -48,7 +48,7 @@ export function evaluateTrackers(siteHost: string, pages: readonly TrackedPage[]
       byTracker.set(tracker.id, entry);
     }
   }
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   const pageList = (ps: TrackedPage[]) => ps.map((p) => ({ path: urlPath(p.url), kind: p.kind }));
   for (const { tracker, sensitive, general } of byTracker.values()) {
     const what = `${tracker.name} (${tracker.vendor} ${KIND_WORDS[tracker.kind]})`;

@@ -1,5 +1,5 @@
 import { checkServerIdentity, type PeerCertificate } from "node:tls";
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
@@ -29,7 +29,7 @@ export function certificateMatchesHost(host: string, subjectCn: string | null, s
 }
 
 /** Findings about the certificate a site presents (pure; `now` decides expiry). */
-export function evaluateCertificate(siteHost: string, port: number, handshake: Handshake, now: Date): FindingInput[] {
+export function evaluateCertificate(siteHost: string, port: number, handshake: Handshake, now: Date): FindingParsed[] {
   const leaf = handshake.chain[0];
   if (!leaf) return [];
   const subject = `${siteHost}:${port}`;
@@ -53,7 +53,7 @@ export function evaluateCertificate(siteHost: string, port: number, handshake: H
       ...spec,
     });
 
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   const validTo = Date.parse(leaf.valid_to);
   const daysLeft = Math.floor((validTo - now.getTime()) / DAY_MS);
   if (validTo <= now.getTime()) {

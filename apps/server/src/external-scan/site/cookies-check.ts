@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -54,7 +54,7 @@ export interface CookieSource {
 }
 
 /** Findings about cookie flags set over HTTPS, one finding per missing flag listing the cookies (pure). */
-export function evaluateCookies(siteHost: string, sources: readonly CookieSource[]): FindingInput[] {
+export function evaluateCookies(siteHost: string, sources: readonly CookieSource[]): FindingParsed[] {
   const cookies = new Map<string, CookieFlags & { url: string }>();
   for (const source of sources) {
     for (const header of source.set_cookies) {
@@ -70,7 +70,7 @@ export function evaluateCookies(siteHost: string, sources: readonly CookieSource
     host: siteHost,
   } as const;
   const list = (cs: typeof all) => cs.map((c) => ({ name: c.name, set_by: c.url }));
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
 
   const insecure = all.filter((c) => !c.secure);
   if (insecure.length > 0) {

@@ -1,4 +1,4 @@
-import type { FindingInput, GradeCapId, Severity } from "@hcs/protocol";
+import type { FindingParsed, GradeCapId, Severity } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -71,8 +71,8 @@ export interface PortProbe {
 }
 
 /** One finding per risky service found open on the site's host (pure). */
-export function evaluateExposedServices(siteHost: string, probes: readonly PortProbe[]): FindingInput[] {
-  const findings: FindingInput[] = [];
+export function evaluateExposedServices(siteHost: string, probes: readonly PortProbe[]): FindingParsed[] {
+  const findings: FindingParsed[] = [];
   for (const service of RISKY_SERVICES) {
     const open = probes.filter((p) => p.port === service.port && p.state === "open");
     if (open.length === 0) continue;

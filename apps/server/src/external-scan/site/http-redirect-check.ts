@@ -1,11 +1,11 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
 import type { PageFetch } from "./page-fetch.js";
 
 /** Whether plain HTTP sends visitors to HTTPS (pure); [] also when port 80 serves nothing at all. */
-export function evaluateHttpRedirect(siteHost: string, http: Extract<PageFetch, { ok: true }>): FindingInput[] {
+export function evaluateHttpRedirect(siteHost: string, http: Extract<PageFetch, { ok: true }>): FindingParsed[] {
   if (new URL(http.response.url).protocol === "https:") return [];
   return [
     externalFinding({

@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -9,7 +9,7 @@ import { redactUrl } from "./urls.js";
  * Whether the website is usable over HTTPS (pure). Returns null when neither HTTPS nor HTTP answered: then
  * nothing can be said and the check reports the HTTPS failure instead.
  */
-export function evaluateHttps(siteHost: string, https: PageFetch, http: PageFetch): FindingInput[] | null {
+export function evaluateHttps(siteHost: string, https: PageFetch, http: PageFetch): FindingParsed[] | null {
   const base = {
     category: "application_security",
     controls: CONTROLS.transportIntegrity,

@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
@@ -34,7 +34,7 @@ export function evaluateSecurityHeaders(
   siteHost: string,
   url: string,
   headers: Readonly<Record<string, string>>,
-): FindingInput[] {
+): FindingParsed[] {
   const page = redactUrl(url);
   const f = (spec: Spec) =>
     externalFinding({
@@ -44,7 +44,7 @@ export function evaluateSecurityHeaders(
       host: siteHost,
       ...spec,
     });
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
 
   const hsts = headers["strict-transport-security"];
   const maxAge = hstsMaxAge(hsts);

@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -83,7 +83,7 @@ export function evaluateServerDisclosure(
   url: string,
   headers: Readonly<Record<string, string>>,
   now: Date,
-): FindingInput[] {
+): FindingParsed[] {
   const software = disclosedSoftware(headers);
   if (software.length === 0) return [];
   const page = redactUrl(url);
@@ -94,7 +94,7 @@ export function evaluateServerDisclosure(
     host: siteHost,
     controls: CONTROLS.softwareRisk,
   } as const;
-  const findings: FindingInput[] = [
+  const findings: FindingParsed[] = [
     externalFinding({
       ...base,
       check_id: "app.server_disclosure.version",

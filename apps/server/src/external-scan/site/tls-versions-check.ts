@@ -1,4 +1,4 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
@@ -21,7 +21,7 @@ export function offeredTlsVersions(outcomes: Outcomes): TlsVersion[] {
 }
 
 /** Findings about the TLS versions a site accepts (pure). */
-export function evaluateTlsVersions(siteHost: string, port: number, outcomes: Outcomes): FindingInput[] {
+export function evaluateTlsVersions(siteHost: string, port: number, outcomes: Outcomes): FindingParsed[] {
   const offered = offeredTlsVersions(outcomes);
   const base = {
     category: "application_security",
@@ -36,7 +36,7 @@ export function evaluateTlsVersions(siteHost: string, port: number, outcomes: Ou
       (v) => VERSION_NAMES[v],
     ),
   };
-  const findings: FindingInput[] = [];
+  const findings: FindingParsed[] = [];
   const legacy = offered.filter((v) => LEGACY.includes(v));
   if (legacy.length > 0) {
     findings.push(
