@@ -97,7 +97,8 @@ function describeResponse(res: IncomingMessage): {
 
 async function readBody(res: IncomingMessage, maxBytes: number): Promise<{ body: string; truncated: boolean }> {
   const contentType = res.headers["content-type"] ?? "";
-  if (!TEXT_TYPES.test(contentType)) {
+  // Without a Content-Type browsers sniff; the crawl does too, so such bodies are read.
+  if (contentType !== "" && !TEXT_TYPES.test(contentType)) {
     res.resume();
     return { body: "", truncated: false };
   }
