@@ -1,6 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
 import { withNpiCheckDigit } from "@hcs/protocol";
-import { createCertificateAuthority, issueServerCertificate } from "../tls/certificates.js";
 import { startZoneDnsServer, type ZoneDnsServer } from "./dns-server.js";
 import { SamplePracticesError } from "./errors.js";
 import { harbor } from "./practices/harbor.js";
@@ -9,6 +7,7 @@ import { MAIL_PROVIDER_ORIGINS, mailProviderRecords } from "./practices/mail-pro
 import { maple } from "./practices/maple.js";
 import { riverside } from "./practices/riverside.js";
 import { summit } from "./practices/summit.js";
+import { createSampleCa, issueSampleCertificate, rsaKey } from "./sample-ca.js";
 import { type RunningSite, startSite } from "./site-server.js";
 import type { DkimKeys, PracticeSpec, SamplePractice } from "./types.js";
 import type { ZoneRecord } from "./zone.js";
@@ -41,12 +40,9 @@ export interface SamplePractices {
 
 const DAY_MS = 86_400_000;
 
-function dkimKeys(): DkimKeys {
-  const spki = (bits: number) =>
-    generateKeyPairSync("rsa", { modulusLength: bits })
-      .publicKey.export({ type: "spki", format: "der" })
-      .toString("base64");
-  return { rsa2048: spki(2048), rsa1024: spki(1024) };
+async function dkimKeys(): Promise<DkimKeys> {
+  const [rsa2048, rsa1024] = await Promise.all([rsaKey(2048), rsaKey(1024)]);
+  return { rsa2048: rsa2048.publicKeyDer.toString("base64"), rsa1024: rsa1024.publicKeyDer.toString("base64") };
 }
 
 /**
@@ -60,8 +56,21 @@ export async function startSamplePractices(options: SamplePracticesOptions = {})
     throw new SamplePracticesError("invalid_options", `loopbackPrefix must be 127.x.y, got ${prefix}`);
   }
   const now = options.now ?? new Date();
-  const ca = createCertificateAuthority("HCS Sample Practices CA", new Date(now.getTime() - 500 * DAY_MS));
-  const keys = dkimKeys();
+  // The CA predates every certificate it issues, the expired ones included.
+  const [ca, keys] = await Promise.all([
+    createSampleCa("HCS Sample Practices CA", new Date(now.getTime() - 500 * DAY_MS)),
+    dkimKeys(),
+  ]);
+  const certificates = await Promise.all(
+    PRACTICE_SPECS.map((spec) =>
+      issueSampleCertificate(
+        ca,
+        spec.certificate.hosts ?? [...new Set([spec.websiteHost, spec.domain])],
+        new Date(now.getTime() - spec.certificate.issuedDaysAgo * DAY_MS),
+        spec.certificate.days,
+      ),
+    ),
+  );
   const sites = new Map<string, RunningSite>();
   const records: ZoneRecord[] = [...mailProviderRecords()];
   const practices: SamplePractice[] = [];
@@ -72,11 +81,9 @@ export async function startSamplePractices(options: SamplePracticesOptions = {})
     await dns?.stop();
   };
   try {
-    for (const spec of PRACTICE_SPECS) {
+    for (const [index, spec] of PRACTICE_SPECS.entries()) {
       const address = `${prefix}.${spec.hostOctet}`;
-      const issued = new Date(now.getTime() - spec.certificate.issuedDaysAgo * DAY_MS);
-      const hosts = spec.certificate.hosts ?? [...new Set([spec.websiteHost, spec.domain])];
-      const certificate = issueServerCertificate(ca, hosts, issued, spec.certificate.days);
+      const certificate = certificates[index]!;
       const npi = withNpiCheckDigit(spec.npiPrefix);
       sites.set(npi, await startSite(spec.site, address, certificate));
       records.push(...spec.zone(address, keys));
