@@ -108,7 +108,14 @@ export {
   type ScanType,
   ScanTypeSchema,
 } from "./jobs.js";
-export { canonicalJson, type JsonObject, JsonObjectSchema, type JsonValue, JsonValueSchema } from "./json.js";
+export {
+  canonicalJson,
+  isJsonValue,
+  type JsonObject,
+  JsonObjectSchema,
+  type JsonValue,
+  JsonValueSchema,
+} from "./json.js";
 export {
   InvalidNpiError,
   isValidNpi,

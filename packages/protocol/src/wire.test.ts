@@ -242,3 +242,17 @@ describe("canonical JSON and the reputation snapshot", () => {
     expect(ReputationSnapshotSchema.safeParse({ ...snap, total_scans: -1 }).success).toBe(false);
   });
 });
+
+describe("JSON values (facts, evidence)", () => {
+  it("accepts plain JSON and refuses what JSON cannot carry", async () => {
+    const { JsonObjectSchema, isJsonValue } = await import("./json.js");
+    expect(JsonObjectSchema.parse({ a: [1, "x", null, { b: true }] })).toEqual({ a: [1, "x", null, { b: true }] });
+    for (const bad of [{ a: Number.NaN }, { a: () => 1 }, { a: undefined }, { a: new Date() }, { a: 1n }]) {
+      expect(JsonObjectSchema.safeParse(bad).success, String(Object.values(bad)[0])).toBe(false);
+    }
+    let deep: unknown = 1;
+    for (let i = 0; i < 40; i++) deep = [deep];
+    expect(isJsonValue(deep)).toBe(false);
+    expect(JsonObjectSchema.safeParse([1]).success).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 import { practiceStatusRoute } from "./group-a/practice.js";
 import { freeKeyRoute } from "./group-b/free-keys.js";
 import { gradeLookupRoute } from "./group-b/grade.js";
+import { deployTokenRoute, registerAgentRoute, uploadResultsRoute } from "./group-b/network.js";
 import { dispatchScanRoute, getJobRoute } from "./group-b/scans.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
@@ -14,5 +15,8 @@ export const ROUTES: readonly RouteDef[] = [
   gradeLookupRoute,
   dispatchScanRoute,
   getJobRoute,
+  deployTokenRoute,
+  registerAgentRoute,
+  uploadResultsRoute,
   practiceStatusRoute,
 ];

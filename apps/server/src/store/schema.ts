@@ -177,6 +177,52 @@ export interface WebhookDeliveriesTable {
   give_up_at: string;
 }
 
+/** Deploy tokens for enrolling scanners: stored as a SHA-256 of the whole token, limited in time and uses. */
+export interface DeployTokensTable {
+  id: string;
+  token_hash: string;
+  npi: string;
+  account_id: string;
+  created_by_key_id: string | null;
+  created_at: string;
+  expires_at: string;
+  max_uses: number;
+  uses: number;
+  revoked_at: string | null;
+}
+
+/** A registered scanner: its Ed25519 public key signs its uploads. */
+export interface AgentsTable {
+  id: string;
+  npi: string;
+  account_id: string;
+  deploy_token_id: string;
+  /** Raw 32-byte Ed25519 public key, base64url. */
+  public_key: string;
+  hostname: string;
+  platform: string;
+  os_release: string | null;
+  scanner_version: string;
+  /** 1 for one-shot identities (CI runs). */
+  ephemeral: number;
+  registered_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Uploaded internal scans, keyed by the scanner's scan id (the upload's idempotency key). */
+export interface ScanUploadsTable {
+  scan_id: string;
+  agent_id: string;
+  npi: string;
+  body_sha256: string;
+  received_at: string;
+  /** The scan document as received (facts and findings: counts and locations, never ePHI). */
+  document: string;
+  /** The acceptance answered, replayed verbatim for a repeated upload. */
+  acceptance: string;
+}
+
 /** Small server-wide facts (e.g. that the bootstrap account was created), keyed once. */
 export interface ServerMetaTable {
   key: string;
@@ -187,6 +233,9 @@ export interface Database {
   server_meta: ServerMetaTable;
   jobs: JobsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  deploy_tokens: DeployTokensTable;
+  agents: AgentsTable;
+  scan_uploads: ScanUploadsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   practices: PracticesTable;

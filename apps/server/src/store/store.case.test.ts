@@ -296,6 +296,27 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
       expect((await gradeForNpi(deps, "1234567893")).scan_date).toBe(t3.toISOString());
     });
 
+    it("scores a finding only in a category its subject assessed (unassessed notes stay as findings)", async () => {
+      const { account } = await createAccount(deps, { name: "U", plan: "free", tier: "standard", credits: 0 });
+      await addPractice(deps, {
+        npi: "1306849450",
+        name: "Partly Scanned",
+        domain: "partly.example",
+        accountId: account.id,
+      });
+      const g = await recordAssessment(deps, {
+        npi: "1306849450",
+        source: "external",
+        subject: "partly.example",
+        categories: ["email_security"],
+        findings: [finding("site.not_assessed:partly.example", { category: "privacy_compliance", severity: "info" })],
+        at: clock,
+        reference: null,
+      });
+      expect(Object.keys(g.categories)).toEqual(["email_security"]);
+      expect((await openFindings(deps, "1306849450")).map((f) => f.category)).toEqual(["privacy_compliance"]);
+    });
+
     it("recomputes a grade made by an older scoring version", async () => {
       await store.db
         .updateTable("grades")
@@ -334,9 +355,9 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
 
     it("computes the reputation snapshot from the store", async () => {
       const r = await computeReputation(deps, { uptimeSeconds: () => 42.9 });
-      expect(r.practices_served).toBe(2);
-      expect(r.total_scans).toBe(4);
-      expect(r.findings_detected).toBe(3);
+      expect(r.practices_served).toBe(3);
+      expect(r.total_scans).toBe(5);
+      expect(r.findings_detected).toBe(4);
       expect(r.uptime_seconds).toBe(42);
       expect(r.average_response_time_ms).toBe(1.5);
     });

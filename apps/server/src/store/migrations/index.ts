@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import { coreMigration } from "./001-core.js";
 import { jobsMigration } from "./002-jobs.js";
+import { agentsMigration } from "./003-agents.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -8,5 +9,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     "001-core": coreMigration(engine),
     "002-jobs": jobsMigration(engine),
+    "003-agents": agentsMigration(engine),
   };
 }

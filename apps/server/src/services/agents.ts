@@ -1,0 +1,224 @@
+import { createHash, createPublicKey, verify } from "node:crypto";
+import {
+  type AgentRegistrationRequest,
+  type AgentRegistrationResponse,
+  AgentRegistrationResponseSchema,
+  base64UrlDecode,
+  type CategoryName,
+  type FindingParsed,
+  PHASES,
+  registrationProofMessage,
+  type ScanResultDocument,
+  ScanResultDocumentSchema,
+  type ScanUploadAcceptance,
+  ScanUploadAcceptanceSchema,
+  uploadSigningMessage,
+} from "@hcs/protocol";
+import { ServiceError } from "../errors.js";
+import { newId } from "../util/ids.js";
+import { consumeDeployToken } from "./deploy-tokens.js";
+import { iso, type ServiceDeps } from "./deps.js";
+import { recordAssessmentIn } from "./grades.js";
+
+/** Verifies an Ed25519 signature (base64url) over `message` with a raw public key (base64url). */
+export function verifyEd25519(publicKey: string, message: string, signature: string): boolean {
+  const sig = base64UrlDecode(signature);
+  if (!sig || sig.length !== 64) return false;
+  try {
+    const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: publicKey }, format: "jwk" });
+    return verify(null, Buffer.from(message, "utf8"), key, sig);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Registers a scanner: the deploy token is consumed atomically and the proof (a signature over the token with the
+ * new key) shows the caller holds the private key it enrols. The private key never leaves the scanner's host.
+ */
+export async function registerAgent(
+  deps: ServiceDeps,
+  request: AgentRegistrationRequest,
+  serverUrl: string,
+): Promise<AgentRegistrationResponse> {
+  // Check the proof before spending a use of the token on a request that would fail anyway.
+  if (
+    !verifyEd25519(
+      request.public_key,
+      registrationProofMessage(request.deploy_token, request.public_key),
+      request.proof,
+    )
+  ) {
+    throw new ServiceError("invalid_signature", "the registration proof does not verify against public_key");
+  }
+  const token = await consumeDeployToken(deps, request.deploy_token);
+  const practice = await deps.store.db
+    .selectFrom("practices")
+    .select("name")
+    .where("npi", "=", token.npi)
+    .executeTakeFirstOrThrow();
+  const agentId = newId("agt");
+  const registeredAt = iso(deps.now());
+  await deps.store.db
+    .insertInto("agents")
+    .values({
+      id: agentId,
+      npi: token.npi,
+      account_id: token.account_id,
+      deploy_token_id: token.id,
+      public_key: request.public_key,
+      hostname: request.hostname.toLowerCase(),
+      platform: request.platform,
+      os_release: request.os_release ?? null,
+      scanner_version: request.scanner_version,
+      ephemeral: request.ephemeral ? 1 : 0,
+      registered_at: registeredAt,
+      last_seen_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return AgentRegistrationResponseSchema.parse({
+    agent_id: agentId,
+    npi: token.npi,
+    practice_name: practice.name,
+    server_url: serverUrl,
+    registered_at: registeredAt,
+  });
+}
+
+export interface SignedUpload {
+  readonly agentId: string;
+  readonly idempotencyKey: string;
+  readonly signature: string;
+  readonly raw: Buffer;
+}
+
+/** Score categories an internal scan assessed: those of every phase that ran to completion. */
+export function assessedCategories(doc: ScanResultDocument): CategoryName[] {
+  const out = new Set<CategoryName>();
+  for (const phase of doc.phases) {
+    if (phase.status !== "ok") continue;
+    for (const c of PHASES.find((p) => p.id === phase.id)?.categories ?? []) out.add(c);
+  }
+  return [...out];
+}
+
+/**
+ * Accepts a signed scan upload: the signature over (agent, idempotency key, body SHA-256) must verify with the
+ * agent's key, the body must match the protocol schema, and the scan id is the idempotency key. The same upload
+ * sent again gets the stored answer (and is stored once); a different body under a used key is a conflict.
+ * Findings become the host's internal assessment and the unified grade is recomputed.
+ */
+export async function acceptScanUpload(
+  deps: ServiceDeps,
+  upload: SignedUpload,
+): Promise<{ created: boolean; acceptance: ScanUploadAcceptance }> {
+  const agent = await deps.store.db
+    .selectFrom("agents")
+    .selectAll()
+    .where("id", "=", upload.agentId)
+    .executeTakeFirst();
+  if (!agent)
+    throw new ServiceError("invalid_credentials", "unknown scanner agent; register it again with a new deploy token");
+  if (agent.revoked_at) throw new ServiceError("key_revoked", "this scanner agent has been revoked");
+  const digest = createHash("sha256").update(upload.raw).digest("hex");
+  if (
+    !verifyEd25519(agent.public_key, uploadSigningMessage(agent.id, upload.idempotencyKey, digest), upload.signature)
+  ) {
+    throw new ServiceError("invalid_signature", "the upload signature does not verify with this agent's key");
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(upload.raw.toString("utf8"));
+  } catch {
+    throw new ServiceError("invalid_json", "the scan document is not valid JSON");
+  }
+  const parsed = ScanResultDocumentSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ServiceError("invalid_body", "the scan document does not match the protocol schema", {
+      issues: parsed.error.issues.slice(0, 20).map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+    });
+  }
+  const doc = parsed.data;
+  if (doc.scan_id !== upload.idempotencyKey)
+    throw new ServiceError("invalid_body", "Idempotency-Key must equal the document's scan_id");
+  if (doc.agent_id !== agent.id)
+    throw new ServiceError("invalid_body", "the document's agent_id is not the signing agent");
+
+  const previous = await deps.store.db
+    .selectFrom("scan_uploads")
+    .select(["body_sha256", "acceptance"])
+    .where("scan_id", "=", doc.scan_id)
+    .executeTakeFirst();
+  if (previous) return replay(previous, digest);
+
+  const host = doc.host.hostname.toLowerCase();
+  const findings: FindingParsed[] = doc.phases.flatMap((p) =>
+    p.findings.map((f) => ({ ...f, source: "internal" as const, host: f.host ?? host })),
+  );
+  const receivedAt = deps.now();
+  try {
+    return await deps.store.db.transaction().execute(async (trx) => {
+      const grade = await recordAssessmentIn(trx, {
+        npi: agent.npi,
+        source: "internal",
+        subject: host,
+        categories: assessedCategories(doc),
+        findings,
+        at: receivedAt,
+        reference: `scan:${doc.scan_id}`,
+      }).catch((err: unknown) => {
+        // A scan in which no phase completed has no category to grade yet; it is still stored.
+        if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
+        throw err;
+      });
+      const acceptance = ScanUploadAcceptanceSchema.parse({
+        scan_id: doc.scan_id,
+        agent_id: agent.id,
+        npi: agent.npi,
+        duplicate: false,
+        grade,
+      });
+      await trx
+        .insertInto("scan_uploads")
+        .values({
+          scan_id: doc.scan_id,
+          agent_id: agent.id,
+          npi: agent.npi,
+          body_sha256: digest,
+          received_at: iso(receivedAt),
+          document: upload.raw.toString("utf8"),
+          acceptance: JSON.stringify(acceptance),
+        })
+        .execute();
+      await trx
+        .updateTable("agents")
+        .set({ last_seen_at: iso(receivedAt) })
+        .where("id", "=", agent.id)
+        .execute();
+      return { created: true, acceptance };
+    });
+  } catch (err) {
+    // Two copies of one upload racing: the loser's insert hits the primary key; answer it as a replay.
+    const again = await deps.store.db
+      .selectFrom("scan_uploads")
+      .select(["body_sha256", "acceptance"])
+      .where("scan_id", "=", doc.scan_id)
+      .executeTakeFirst();
+    if (again) return replay(again, digest);
+    throw err;
+  }
+}
+
+function replay(
+  previous: { body_sha256: string; acceptance: string },
+  digest: string,
+): { created: boolean; acceptance: ScanUploadAcceptance } {
+  if (previous.body_sha256 !== digest) {
+    throw new ServiceError("idempotency_conflict", "this scan id was already uploaded with a different document");
+  }
+  return {
+    created: false,
+    acceptance: { ...(JSON.parse(previous.acceptance) as ScanUploadAcceptance), duplicate: true },
+  };
+}
