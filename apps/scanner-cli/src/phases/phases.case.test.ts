@@ -67,15 +67,28 @@ describe.each(personas)("every phase on the %s persona", (platform, persona) => 
   });
 });
 
+/** Runs every phase on a persona with no targets (loopback only) and returns the result of one phase. */
+async function phaseOn(host: FakeHost, id: PhaseResult["id"]): Promise<PhaseResult> {
+  const scope = await buildScanScope(undefined, {
+    resolve: host.net.resolve,
+    interfaces: host.sysinfo.networkInterfaces,
+  });
+  const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
+  return r.find((x) => x.id === id)!;
+}
+
 describe("platform specifics", () => {
+  it("Windows: the neighbour cache comes from arp -a, without multicast entries", async () => {
+    const discovery = await phaseOn(win32Persona(), "discovery");
+    expect(discovery.facts.neighbours).toEqual([
+      { address: "172.16.5.5", mac: "00:50:56:b9:08:26", iface: "172.16.5.25" },
+      { address: "172.16.5.130", mac: "00:50:56:b9:f0:e1", iface: "172.16.5.25" },
+      { address: "172.16.5.240", mac: "00:50:56:b9:9d:66", iface: "172.16.5.25" },
+    ]);
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
-    const host = win32Persona();
-    const scope = await buildScanScope(undefined, {
-      resolve: host.net.resolve,
-      interfaces: host.sysinfo.networkInterfaces,
-    });
-    const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
-    const disk = r.find((x) => x.id === "disk_encryption")!;
+    const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([
       "disk_encryption.unencrypted_volume:C:",
       "disk_encryption.unencrypted_volume:J:",

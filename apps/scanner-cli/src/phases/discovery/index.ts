@@ -6,6 +6,7 @@ import { ok } from "../shared/outcome.js";
 import { darwinNeighbours } from "./darwin.js";
 import { linuxNeighbours } from "./linux.js";
 import type { Neighbour } from "./parse.js";
+import { windowsNeighbours } from "./win32.js";
 
 /** Ports whose answer (open or refused) proves a host is up, without ICMP (which needs raw sockets). */
 const LIVENESS_PORTS = [80, 443, 22, 445, 3389, 135, 139, 8080];
@@ -54,8 +55,7 @@ async function discover(ctx: PhaseContext): Promise<PhaseOutcome> {
 async function readNeighbours(host: Host, signal: AbortSignal): Promise<Neighbour[] | string> {
   if (host.platform === "linux") return linuxNeighbours(host, signal);
   if (host.platform === "darwin") return darwinNeighbours(host, signal);
-  // Windows' `arp -a` output is localised and has no captured fixture here yet; interfaces and live hosts still report.
-  return "neighbour cache is not read on Windows";
+  return windowsNeighbours(host, signal);
 }
 
 /** In-scope hosts that answer a TCP connect on any liveness port (first answer wins). */

@@ -46,6 +46,35 @@ export function parseBsdArp(text: string): Neighbour[] {
   return out;
 }
 
+/** Windows `arp -a` entry: address, MAC with dashes, then the type (`dynamic`/`static`, translated on other locales). */
+const WINDOWS_ARP_ENTRY = /^\s+(\d{1,3}(?:\.\d{1,3}){3})\s+([0-9a-f]{2}(?:-[0-9a-f]{2}){5})\s+(\S+)\s*$/i;
+/** `Interface: 172.16.5.25 --- 0x8`; the word before the colon is translated, the rest is not. */
+const WINDOWS_ARP_INTERFACE = /^\S[^:]*:\s+(\d{1,3}(?:\.\d{1,3}){3})\s+---\s+0x[0-9a-f]+/i;
+
+/**
+ * Windows `arp -a`: one block per interface (named by its address), entries below it. Multicast and broadcast
+ * entries are static by construction and name no machine, so they are skipped. Only the line shapes are read,
+ * never the translated headers.
+ */
+export function parseWindowsArp(text: string): Neighbour[] {
+  const out: Neighbour[] = [];
+  let iface = "";
+  for (const line of text.split(/\r?\n/)) {
+    const head = WINDOWS_ARP_INTERFACE.exec(line);
+    if (head) {
+      iface = head[1]!;
+      continue;
+    }
+    const m = WINDOWS_ARP_ENTRY.exec(line);
+    if (!m) continue;
+    const address = m[1]!;
+    const mac = m[2]!.toLowerCase().replaceAll("-", ":");
+    if (isMulticastV4(address) || address.endsWith(".255") || mac === "ff:ff:ff:ff:ff:ff") continue;
+    out.push({ address, mac, iface, state: /^dyn/i.test(m[3]!) ? "reachable" : "permanent" });
+  }
+  return out;
+}
+
 function isMulticastV4(address: string): boolean {
   const first = Number(address.split(".")[0]);
   return first >= 224 && first <= 239;

@@ -90,6 +90,7 @@ export function win32Persona(): FakeHost {
     commands: {
       "manage-bde -status": fixture("disk_encryption/fixtures/win32-manage-bde-status.txt"),
       "net localgroup Administrators": fixture("access_control/fixtures/win32-net-localgroup-administrators.txt"),
+      "arp -a": fixture("discovery/fixtures/win32-arp-a.txt"),
     },
     sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },
     net: { open: ["127.0.0.1:3389", "127.0.0.1:445"] },
