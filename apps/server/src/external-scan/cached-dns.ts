@@ -28,9 +28,3 @@ export function createCachedDns(dns: DnsIO, signal: AbortSignal): CachedDns {
     addresses: (name) => memo("ADDR", name, () => dns.addresses(name.toLowerCase(), signal)),
   };
 }
-
-/** Asks for every name's TXT records and returns them as a lookup for a pure evaluator. */
-export async function fetchTxt(dns: CachedDns, names: readonly string[]): Promise<Map<string, DnsAnswer<string[]>>> {
-  const answers = await Promise.all(names.map(async (n) => [n.toLowerCase(), await dns.txt(n)] as const));
-  return new Map(answers);
-}
