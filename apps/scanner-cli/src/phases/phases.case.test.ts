@@ -87,6 +87,22 @@ describe("platform specifics", () => {
     ]);
   });
 
+  it("Windows with every firewall profile off: one host-firewall finding naming the profiles", async () => {
+    const segmentation = await phaseOn(win32Persona(), "segmentation");
+    expect(segmentation.facts).toMatchObject({ firewall: "inactive", firewall_tool: "windows_firewall" });
+    expect(segmentation.findings).toHaveLength(1);
+    expect(segmentation.findings[0]).toMatchObject({
+      id: "segmentation.host_firewall_off",
+      evidence: { profiles_off: ["Domain", "Private", "Public"] },
+    });
+  });
+
+  it("macOS with the Application Firewall off: a host-firewall finding with the macOS remediation", async () => {
+    const segmentation = await phaseOn(darwinPersona(), "segmentation");
+    expect(segmentation.facts).toMatchObject({ firewall: "inactive", firewall_tool: "macos_application_firewall" });
+    expect(segmentation.findings[0]?.remediation).toMatch(/System Settings/);
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([

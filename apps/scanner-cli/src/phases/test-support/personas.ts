@@ -76,6 +76,9 @@ export function darwinPersona(): FakeHost {
     commands: {
       "arp -an": fixture("discovery/fixtures/darwin-arp-an.txt"),
       "fdesetup status": fixture("disk_encryption/fixtures/darwin-fdesetup-on.txt"),
+      "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate": fixture(
+        "segmentation/fixtures/darwin-socketfilterfw-disabled.txt",
+      ),
     },
     sysinfo: { osInfo: osInfo("darwin", "macOS", "14.6"), networkInterfaces: interfaces },
     net: { open: openOnLoopback },
@@ -91,6 +94,7 @@ export function win32Persona(): FakeHost {
       "manage-bde -status": fixture("disk_encryption/fixtures/win32-manage-bde-status.txt"),
       "net localgroup Administrators": fixture("access_control/fixtures/win32-net-localgroup-administrators.txt"),
       "arp -a": fixture("discovery/fixtures/win32-arp-a.txt"),
+      "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
     },
     sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },
     net: { open: ["127.0.0.1:3389", "127.0.0.1:445"] },
