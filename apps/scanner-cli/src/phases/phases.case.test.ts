@@ -103,6 +103,15 @@ describe("platform specifics", () => {
     expect(segmentation.findings[0]?.remediation).toMatch(/System Settings/);
   });
 
+  it("installed software is listed on macOS (system_profiler) and Windows (uninstall registry)", async () => {
+    const mac = await phaseOn(darwinPersona(), "asset_inventory");
+    expect(mac.facts.software_count).toBe(12);
+    expect(mac.facts.software).toContainEqual({ name: "Safari", version: "17.4.1" });
+    const win = await phaseOn(win32Persona(), "asset_inventory");
+    expect(win.facts.software).toEqual([{ name: "Check MK Agent 2.1", version: "2.1.0.50010" }]);
+    expect(win.facts.software_unavailable).toBeUndefined();
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([

@@ -1,9 +1,12 @@
 import type { FindingInput } from "@hcs/protocol";
+import type { Host } from "../../host/host.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok } from "../shared/outcome.js";
+import { darwinSoftware } from "./darwin.js";
 import { linuxSoftware } from "./linux.js";
 import { classifyEphiRoles, type Software } from "./parse.js";
+import { windowsSoftware } from "./win32.js";
 
 /** Software entries kept in the facts (the eol phase reads them); a workstation has far fewer. */
 const MAX_SOFTWARE = 5000;
@@ -12,8 +15,16 @@ const MAX_SOFTWARE = 5000;
 export const assetInventoryPhase = definePhase({
   id: "asset_inventory",
   platforms: ["linux", "darwin", "win32"],
+  // system_profiler alone can take two minutes on a Mac full of applications.
+  timeoutMs: 180_000,
   run: inventory,
 });
+
+function installedSoftware(host: Host, signal: AbortSignal): Promise<Software[] | string> {
+  if (host.platform === "win32") return windowsSoftware(host, signal);
+  if (host.platform === "darwin") return darwinSoftware(host, signal);
+  return linuxSoftware(host, signal);
+}
 
 async function inventory(ctx: PhaseContext): Promise<PhaseOutcome> {
   const { host } = ctx;
@@ -23,11 +34,7 @@ async function inventory(ctx: PhaseContext): Promise<PhaseOutcome> {
     host.sysinfo.cpu(),
     host.sysinfo.memoryBytes(),
     host.sysinfo.processes(),
-    // Package inventories on macOS and Windows need tools without captured fixtures yet; running processes still
-    // classify the machine there.
-    host.platform === "linux"
-      ? linuxSoftware(host, ctx.signal)
-      : Promise.resolve("installed software is listed on Linux only"),
+    installedSoftware(host, ctx.signal),
   ]);
   const installed: Software[] = typeof software === "string" ? [] : software;
   const roles = classifyEphiRoles([...installed.map((s) => s.name), ...new Set(processes.map((p) => p.name))]);

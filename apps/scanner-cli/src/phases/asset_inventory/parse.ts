@@ -1,3 +1,5 @@
+import { type RegKey, regDword, regString } from "../shared/reg-query.js";
+
 /** An installed package or application. */
 export interface Software {
   readonly name: string;
@@ -10,6 +12,43 @@ export function parseTabbedPackages(text: string): Software[] {
   for (const line of text.split("\n")) {
     const [name, version] = line.split("\t");
     if (name?.trim() && version?.trim()) out.push({ name: name.trim(), version: version.trim() });
+  }
+  return out;
+}
+
+/**
+ * `system_profiler SPApplicationsDataType` (text): an application per block, its name indented four spaces and
+ * ending with a colon, its fields indented six. Bundles that carry no version (helper services) are not software
+ * anyone patches and are left out.
+ */
+export function parseSystemProfilerApplications(text: string): Software[] {
+  const out: Software[] = [];
+  let name: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const head = /^ {4}(\S.*):$/.exec(line);
+    if (head) {
+      name = head[1]!;
+      continue;
+    }
+    const version = /^ {6}Version: (.+)$/.exec(line);
+    if (version && name) {
+      out.push({ name, version: version[1]!.trim() });
+      name = null;
+    }
+  }
+  return out;
+}
+
+/**
+ * Installed programs from `reg query …\CurrentVersion\Uninstall /s`: keys with a DisplayName, less the entries
+ * Windows hides from Programs and Features (SystemComponent = 1) and updates filed under a parent product.
+ */
+export function parseUninstallEntries(keys: readonly RegKey[]): Software[] {
+  const out: Software[] = [];
+  for (const key of keys) {
+    const name = regString(key, "DisplayName")?.trim();
+    if (!name || regDword(key, "SystemComponent") === 1 || regString(key, "ParentKeyName")) continue;
+    out.push({ name, version: regString(key, "DisplayVersion")?.trim() ?? "" });
   }
   return out;
 }

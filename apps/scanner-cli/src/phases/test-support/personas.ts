@@ -76,6 +76,9 @@ export function darwinPersona(): FakeHost {
     commands: {
       "arp -an": fixture("discovery/fixtures/darwin-arp-an.txt"),
       "fdesetup status": fixture("disk_encryption/fixtures/darwin-fdesetup-on.txt"),
+      "system_profiler SPApplicationsDataType": fixture(
+        "asset_inventory/fixtures/darwin-system-profiler-applications.txt",
+      ),
       "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate": fixture(
         "segmentation/fixtures/darwin-socketfilterfw-disabled.txt",
       ),
@@ -94,6 +97,10 @@ export function win32Persona(): FakeHost {
       "manage-bde -status": fixture("disk_encryption/fixtures/win32-manage-bde-status.txt"),
       "net localgroup Administrators": fixture("access_control/fixtures/win32-net-localgroup-administrators.txt"),
       "arp -a": fixture("discovery/fixtures/win32-arp-a.txt"),
+      // Only the 32-bit uninstall key has a public capture; the 64-bit query is left unanswered (a failed read).
+      "reg query HKLM\\SOFTWARE\\WOW6432Node\\Microsoft\\Windows\\CurrentVersion\\Uninstall /s": fixture(
+        "asset_inventory/fixtures/win32-reg-query-uninstall-wow6432node.txt",
+      ),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
     },
     sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },

@@ -1,0 +1,18 @@
+import type { Host } from "../../host/host.js";
+import { unusableOutput } from "../shared/command.js";
+import { parseSystemProfilerApplications, type Software } from "./parse.js";
+
+/** system_profiler walks every application bundle on the disks; a full Mac takes tens of seconds. */
+const SYSTEM_PROFILER_TIMEOUT_MS = 150_000;
+
+/** Installed applications as System Information lists them (no root needed). */
+export async function darwinSoftware(host: Host, signal: AbortSignal): Promise<Software[] | string> {
+  const r = await host.exec("system_profiler", ["SPApplicationsDataType"], {
+    signal,
+    timeoutMs: SYSTEM_PROFILER_TIMEOUT_MS,
+  });
+  const problem = unusableOutput(r);
+  if (problem) return problem;
+  const apps = parseSystemProfilerApplications(r.stdout);
+  return apps.length > 0 || r.ok ? apps : `system_profiler failed: ${r.stderr.trim().slice(0, 200)}`;
+}
