@@ -112,6 +112,31 @@ describe("platform specifics", () => {
     expect(win.facts.software_unavailable).toBeUndefined();
   });
 
+  it("macOS patches come from Software Update's record: pending security updates, stale check, settings off", async () => {
+    const patches = await phaseOn(darwinPersona(), "patches");
+    expect(patches.status).toBe("ok");
+    expect(patches.facts).toMatchObject({ manager: "softwareupdate", pending: 3, security: 2 });
+    expect(patches.findings.map((f) => [f.id, f.severity])).toEqual([
+      ["patches.pending_security_updates", "high"],
+      ["patches.automatic_updates_off", "medium"],
+      ["patches.stale_update_check", "medium"],
+    ]);
+  });
+
+  it("Windows patches: installed updates from wmic qfe, the WSUS policy from the registry", async () => {
+    const patches = await phaseOn(win32Persona(), "patches");
+    expect(patches.facts).toMatchObject({
+      installed_updates: 6,
+      newest_update: { id: "KB5053606", installed_on: "2025-03-24" },
+      automatic_updates: { policy: true, disabled: false, au_options: 3, wsus: true },
+      pending: null,
+    });
+    expect(patches.findings.map((f) => [f.id, f.severity])).toEqual([
+      ["patches.no_recent_updates", "high"],
+      ["patches.automatic_updates_off", "low"],
+    ]);
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([

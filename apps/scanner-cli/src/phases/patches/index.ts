@@ -1,20 +1,28 @@
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { ok, skipped } from "../shared/outcome.js";
+import { darwinPatchState } from "./darwin.js";
 import { linuxPatchState } from "./linux.js";
+import { windowsPatchState } from "./win32.js";
 
 /**
- * Pending updates, index freshness, automatic updates (DESIGN §3.6, phase 9). Linux (apt) only for now: the
- * macOS (softwareupdate) and Windows (Windows Update agent) readers wait for captured fixtures.
+ * Pending updates, last update time, automatic updates (DESIGN §3.6, phase 9): apt on Linux, Software Update's
+ * own record on macOS, installed updates and the update policy on Windows. No reader contacts an update server.
  */
 export const patchesPhase = definePhase({
   id: "patches",
-  platforms: ["linux"],
+  platforms: ["linux", "darwin", "win32"],
   timeoutMs: 120_000,
   run: checkPatches,
 });
 
 async function checkPatches(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const state = await linuxPatchState(ctx.host, ctx.signal);
+  const { host, signal } = ctx;
+  const state =
+    host.platform === "win32"
+      ? await windowsPatchState(host, signal)
+      : host.platform === "darwin"
+        ? await darwinPatchState(host, signal)
+        : await linuxPatchState(host, signal);
   if (typeof state === "string") return skipped(state);
   return ok(state.facts, state.findings);
 }

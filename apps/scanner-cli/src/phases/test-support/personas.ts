@@ -79,6 +79,9 @@ export function darwinPersona(): FakeHost {
       "system_profiler SPApplicationsDataType": fixture(
         "asset_inventory/fixtures/darwin-system-profiler-applications.txt",
       ),
+      "defaults read /Library/Preferences/com.apple.SoftwareUpdate": fixture(
+        "patches/fixtures/darwin-defaults-softwareupdate-pending.txt",
+      ),
       "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate": fixture(
         "segmentation/fixtures/darwin-socketfilterfw-disabled.txt",
       ),
@@ -100,6 +103,10 @@ export function win32Persona(): FakeHost {
       // Only the 32-bit uninstall key has a public capture; the 64-bit query is left unanswered (a failed read).
       "reg query HKLM\\SOFTWARE\\WOW6432Node\\Microsoft\\Windows\\CurrentVersion\\Uninstall /s": fixture(
         "asset_inventory/fixtures/win32-reg-query-uninstall-wow6432node.txt",
+      ),
+      "wmic qfe get Caption,Description,HotFixID,InstalledOn": fixture("patches/fixtures/win32-wmic-qfe.txt"),
+      "reg query HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU": fixture(
+        "patches/fixtures/win32-reg-query-wu-au.txt",
       ),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
     },
