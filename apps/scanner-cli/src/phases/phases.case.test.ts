@@ -137,6 +137,18 @@ describe("platform specifics", () => {
     ]);
   });
 
+  it("Windows MFA: an unjoined PC whose user has no Hello for Business key gets the no-MFA finding", async () => {
+    const mfa = await phaseOn(win32Persona(), "mfa");
+    expect(mfa.facts).toMatchObject({ entra_joined: false, hello_for_business_key: false });
+    expect(mfa.findings.map((f) => f.id)).toEqual(["mfa.no_mfa_for_logins"]);
+  });
+
+  it("macOS MFA: smart card enforcement unset in managed and local preferences", async () => {
+    const mfa = await phaseOn(darwinPersona(), "mfa");
+    expect(mfa).toMatchObject({ status: "ok", facts: { smart_card_enforced: false } });
+    expect(mfa.findings.map((f) => f.id)).toEqual(["mfa.no_mfa_for_logins"]);
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { pamMfaModules, parseSshdEffective } from "./parse.js";
+import { pamMfaModules, parseDsregcmdStatus, parseSshdEffective } from "./parse.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 
@@ -20,5 +20,26 @@ describe("mfa parsers", () => {
       kbdInteractive: false,
     });
     expect(parseSshdEffective("garbage")).toBeNull();
+  });
+
+  it("reads dsregcmd /status of a hybrid-joined machine whose user has a Hello for Business key", () => {
+    expect(parseDsregcmdStatus(fixture("win32-dsregcmd-status-hybrid.txt"))).toEqual({
+      azureAdJoined: true,
+      domainJoined: true,
+      workplaceJoined: false,
+      helloForBusinessKey: true,
+      helloForBusinessPolicy: null,
+    });
+  });
+
+  it("reads dsregcmd /status of an unjoined home PC with only a registered work account", () => {
+    expect(parseDsregcmdStatus(fixture("win32-dsregcmd-status-unjoined.txt"))).toEqual({
+      azureAdJoined: false,
+      domainJoined: false,
+      workplaceJoined: true,
+      helloForBusinessKey: false,
+      helloForBusinessPolicy: false,
+    });
+    expect(parseDsregcmdStatus("'dsregcmd' is not recognized as an internal or external command")).toBeNull();
   });
 });

@@ -26,3 +26,37 @@ export function parseSshdEffective(
     kbdInteractive: get("kbdinteractiveauthentication") === "yes",
   };
 }
+
+/** The join and sign-in state `dsregcmd /status` reports (its labels are not translated). */
+export interface DsregStatus {
+  readonly azureAdJoined: boolean;
+  readonly domainJoined: boolean;
+  readonly workplaceJoined: boolean | null;
+  /** NgcSet: the user running the command has a Windows Hello for Business key. */
+  readonly helloForBusinessKey: boolean | null;
+  /** PolicyEnabled in the Ngc Prerequisite Check: a policy turns Windows Hello for Business on. */
+  readonly helloForBusinessPolicy: boolean | null;
+}
+
+/** `dsregcmd /status`: `Name : VALUE` lines in boxed sections; the first occurrence of a name wins. */
+export function parseDsregcmdStatus(text: string): DsregStatus | null {
+  const values = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*([A-Za-z][\w -]*?)\s+:\s*(.*?)\s*$/.exec(line);
+    if (m && !values.has(m[1]!)) values.set(m[1]!, m[2]!);
+  }
+  const flag = (name: string) => {
+    const v = values.get(name)?.toUpperCase();
+    return v === "YES" ? true : v === "NO" ? false : null;
+  };
+  const azureAdJoined = flag("AzureAdJoined");
+  const domainJoined = flag("DomainJoined");
+  if (azureAdJoined === null || domainJoined === null) return null;
+  return {
+    azureAdJoined,
+    domainJoined,
+    workplaceJoined: flag("WorkplaceJoined"),
+    helloForBusinessKey: flag("NgcSet"),
+    helloForBusinessPolicy: flag("PolicyEnabled"),
+  };
+}

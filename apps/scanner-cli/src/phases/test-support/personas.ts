@@ -82,6 +82,9 @@ export function darwinPersona(): FakeHost {
       "defaults read /Library/Preferences/com.apple.SoftwareUpdate": fixture(
         "patches/fixtures/darwin-defaults-softwareupdate-pending.txt",
       ),
+      // No capture of these two reads exists; defaults exits 1 when a key is unset (recorded in FIXTURES.md).
+      "defaults read /Library/Managed Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
+      "defaults read /Library/Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
       "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate": fixture(
         "segmentation/fixtures/darwin-socketfilterfw-disabled.txt",
       ),
@@ -108,6 +111,7 @@ export function win32Persona(): FakeHost {
       "reg query HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU": fixture(
         "patches/fixtures/win32-reg-query-wu-au.txt",
       ),
+      "dsregcmd /status": fixture("mfa/fixtures/win32-dsregcmd-status-unjoined.txt"),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
     },
     sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },
