@@ -9,8 +9,45 @@ export interface DnsServerAddress {
 export interface NodeDnsOptions {
   /** Servers to ask; empty or absent means the system's resolv.conf servers. */
   readonly servers?: readonly DnsServerAddress[];
-  /** Hard limit for one query, retries included. */
+  /** Hard limit for one query, retries included (time spent waiting for a free slot is not counted). */
   readonly timeoutMs: number;
+  /** Queries in flight at once across every scan sharing this IO; the rest wait for a slot. */
+  readonly maxConcurrent?: number;
+}
+
+/**
+ * Fifty scans started together would send some 1,500 datagrams at once: a resolver's receive buffer overflows,
+ * drops turn into c-ares retry timeouts and checks time out. Queued, the same queries all answer in about a
+ * second on loopback, and a real resolver is not flooded.
+ */
+export const DEFAULT_MAX_CONCURRENT_DNS_QUERIES = 32;
+
+/** A counting semaphore: `run(fn)` waits for a free slot, and gives up waiting when the signal aborts. */
+function querySlots(max: number) {
+  let active = 0;
+  const waiting = new Set<() => void>();
+  return async <T>(signal: AbortSignal, fn: () => Promise<T>, onAbort: () => T): Promise<T> => {
+    while (active >= max) {
+      if (signal.aborted) return onAbort();
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          waiting.delete(wake);
+          signal.removeEventListener("abort", wake);
+          resolve();
+        };
+        waiting.add(wake);
+        signal.addEventListener("abort", wake, { once: true });
+      });
+    }
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      const [next] = waiting;
+      next?.();
+    }
+  };
 }
 
 // c-ares error codes (node:dns constants) to our codes; anything else is "error".
@@ -36,8 +73,17 @@ export function formatDnsServer(server: DnsServerAddress): string {
  */
 export function createNodeDnsIO(options: NodeDnsOptions): DnsIO {
   const servers = (options.servers ?? []).map(formatDnsServer);
+  const slots = querySlots(options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_DNS_QUERIES);
 
-  async function query<T>(signal: AbortSignal, ask: (resolver: Resolver) => Promise<T>): Promise<DnsAnswer<T>> {
+  function query<T>(signal: AbortSignal, ask: (resolver: Resolver) => Promise<T>): Promise<DnsAnswer<T>> {
+    return slots(
+      signal,
+      () => queryNow(signal, ask),
+      () => ({ ok: false, code: "timeout", detail: "cancelled while waiting for a query slot" }),
+    );
+  }
+
+  async function queryNow<T>(signal: AbortSignal, ask: (resolver: Resolver) => Promise<T>): Promise<DnsAnswer<T>> {
     if (signal.aborted) return { ok: false, code: "timeout", detail: "cancelled before the query was sent" };
     // c-ares retries on its own; two tries of half the budget each keeps one lost UDP datagram from failing a query.
     const resolver = new Resolver({ timeout: Math.max(100, Math.floor(options.timeoutMs / 2)), tries: 2 });

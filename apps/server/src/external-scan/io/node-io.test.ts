@@ -78,6 +78,24 @@ describe("DNS through node:dns pointed at a local server", () => {
     expect(silent.received()).toBeGreaterThan(0);
   });
 
+  it("keeps at most maxConcurrent queries in flight, and queued ones give up when the signal aborts", async () => {
+    const before = silent.received();
+    const io = createNodeDnsIO({
+      servers: [{ host: silent.host, port: silent.port }],
+      timeoutMs: 5_000,
+      maxConcurrent: 2,
+    });
+    const controller = new AbortController();
+    const pending = Promise.all(Array.from({ length: 5 }, (_, i) => io.txt(`q${i}.io.test`, controller.signal)));
+    await new Promise((r) => setTimeout(r, 300));
+    // Two queries reached the server; three wait for a slot (c-ares's first retry comes only after 2.5 s).
+    expect(silent.received() - before).toBe(2);
+    controller.abort();
+    const answers = await pending;
+    expect(answers.map((a) => !a.ok && a.code)).toEqual(["timeout", "timeout", "timeout", "timeout", "timeout"]);
+    expect(silent.received() - before).toBe(2);
+  });
+
   it("stops at once when the scan's signal aborts", async () => {
     const controller = new AbortController();
     const pending = createNodeDnsIO({ servers: [{ host: silent.host, port: silent.port }], timeoutMs: 10_000 }).txt(
