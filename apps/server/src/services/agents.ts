@@ -18,7 +18,7 @@ import { ServiceError } from "../errors.js";
 import { newId } from "../util/ids.js";
 import { consumeDeployToken } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
-import { recordAssessmentIn } from "./grades.js";
+import { currentGradeIn, recordAssessmentIn } from "./grades.js";
 
 /** Verifies an Ed25519 signature (base64url) over `message` with a raw public key (base64url). */
 export function verifyEd25519(publicKey: string, message: string, signature: string): boolean {
@@ -157,21 +157,34 @@ export async function acceptScanUpload(
     p.findings.map((f) => ({ ...f, source: "internal" as const, host: f.host ?? host })),
   );
   const receivedAt = deps.now();
+  // The assessment is dated when the scan ran (never in the future), so a spooled scan that arrives after a
+  // newer one from the same host is stored but does not replace the newer findings.
+  const scannedAt = new Date(Math.min(Date.parse(doc.completed_at), receivedAt.getTime()));
   try {
     return await deps.store.db.transaction().execute(async (trx) => {
-      const grade = await recordAssessmentIn(trx, {
-        npi: agent.npi,
-        source: "internal",
-        subject: host,
-        categories: assessedCategories(doc),
-        findings,
-        at: receivedAt,
-        reference: `scan:${doc.scan_id}`,
-      }).catch((err: unknown) => {
-        // A scan in which no phase completed has no category to grade yet; it is still stored.
-        if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
-        throw err;
-      });
+      const newer = await trx
+        .selectFrom("assessments")
+        .select("assessed_at")
+        .where("npi", "=", agent.npi)
+        .where("source", "=", "internal")
+        .where("subject", "=", host)
+        .where("assessed_at", ">", scannedAt.toISOString())
+        .executeTakeFirst();
+      const grade = newer
+        ? await currentGradeIn(trx, agent.npi)
+        : await recordAssessmentIn(trx, {
+            npi: agent.npi,
+            source: "internal",
+            subject: host,
+            categories: assessedCategories(doc),
+            findings,
+            at: scannedAt,
+            reference: `scan:${doc.scan_id}`,
+          }).catch((err: unknown) => {
+            // A scan in which no phase completed has no category to grade yet; it is still stored.
+            if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
+            throw err;
+          });
       const acceptance = ScanUploadAcceptanceSchema.parse({
         scan_id: doc.scan_id,
         agent_id: agent.id,

@@ -199,6 +199,12 @@ export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<Grade
   return deps.store.db.transaction().execute((trx) => computeAndStoreGrade(trx, npi, practiceName, iso(deps.now())));
 }
 
+/** The latest stored grade record of a practice inside a transaction, or null before any. */
+export async function currentGradeIn(trx: Transaction<Database>, npi: string): Promise<GradeRecord | null> {
+  const row = await trx.selectFrom("grades").select("record").where("npi", "=", npi).orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row ? (JSON.parse(row.record) as GradeRecord) : null;
+}
+
 /** Open findings of a practice, newest first. */
 export async function openFindings(deps: ServiceDeps, npi: string) {
   const rows = await deps.store.db

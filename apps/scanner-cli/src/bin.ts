@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+import { GRADES, type Grade } from "@hcs/protocol";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { CliError, EXIT, type ExitCode, ExitWith } from "./cli/errors.js";
+import { createOutput } from "./cli/output.js";
+import type { CommandContext } from "./commands/context.js";
+import { flushCommand } from "./commands/flush.js";
+import { oneShotCommand } from "./commands/one-shot.js";
+import { phasesCommand } from "./commands/phases.js";
+import { registerCommand } from "./commands/register.js";
+import { scanCommand } from "./commands/scan.js";
+import { statusCommand } from "./commands/status.js";
+import { ServerRefusal } from "./transport/server-client.js";
+import { SCANNER_VERSION } from "./version.js";
+
+// The only module that touches process state: argv, env, stdin/stdout/stderr, signals and the exit code.
+const output = createOutput({ stdout: process.stdout, stderr: process.stderr }, process.env);
+const abort = new AbortController();
+let interrupted = 0;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    interrupted++;
+    if (interrupted > 1) process.exit(130);
+    output.err(`\n${signal}: stopping the scan (press Ctrl-C again to quit at once)`);
+    abort.abort();
+  });
+}
+
+const ctx: CommandContext = {
+  output,
+  env: process.env,
+  platform: process.platform,
+  cwd: process.cwd(),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  },
+  signal: abort.signal,
+  now: () => new Date(),
+  version: SCANNER_VERSION,
+};
+
+function gradeOption(value: string): Grade {
+  const g = value.toUpperCase();
+  if (!GRADES.includes(g as Grade)) throw new InvalidArgumentError(`must be one of ${GRADES.join(", ")}`);
+  return g as Grade;
+}
+
+function seconds(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError("must be a whole number of seconds, 1 or more");
+  return Number(value);
+}
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  ok
+  1  failure (server refused, unreachable during registration, scan could not run)
+  2  usage error (bad option, bad --targets, malformed deploy token)
+  3  grade below --fail-under
+  4  scan done but not uploaded yet: saved to the spool, sent by the next run or \`hcs-scanner flush\`
+
+Configuration lives in --config-dir (default: HCS_SCANNER_CONFIG_DIR, else ~/.config/hcs-scanner on Linux,
+~/Library/Application Support/hcs-scanner on macOS, %APPDATA%\\hcs-scanner on Windows). NO_COLOR disables colour.`;
+
+const program = new Command("hcs-scanner")
+  .description(
+    "HCS internal network scanner: a 12-phase HIPAA check of this machine and the network you name, uploaded signed to your HCS server.\nNo patient data ever leaves this machine: only counts, settings and locations.",
+  )
+  .version(SCANNER_VERSION)
+  .showHelpAfterError()
+  .exitOverride()
+  .addHelpText("after", EXIT_CODES_HELP);
+
+const common = (cmd: Command) =>
+  cmd
+    .option("--config-dir <dir>", "where the identity, last scan and spool live")
+    .option("--json", "machine-readable output on stdout (no progress)")
+    .option("--verbose", "show each phase's diagnostic lines")
+    .option("--quiet", "print nothing but errors");
+
+const tokenOptions = (cmd: Command) =>
+  cmd
+    .option("--key <token>", "deploy token (`-` reads it from stdin; on the command line it lands in shell history)")
+    .option("--key-file <file>", "read the deploy token from a file")
+    .addHelpText("after", "\nThe token may also come from the HCS_DEPLOY_TOKEN environment variable.");
+
+const scanOptions = (cmd: Command) =>
+  cmd
+    .option(
+      "--targets <list>",
+      "hosts to probe: IPs, CIDRs (≤ 4096 addresses), host names, comma-separated; or `auto` for this machine's subnets. Default: this machine through loopback only",
+    )
+    .option("--phases <ids>", "comma-separated phase ids to run (see `hcs-scanner phases`); dependencies are added")
+    .option(
+      "--ephi-paths <paths>",
+      "comma-separated folders to pattern-scan for ePHI (counts and locations only, never content)",
+    )
+    .option("--out <file>", "also write the full scan document (JSON) to this file")
+    .option("--no-upload", "do not upload (the scan is still summarised and graded locally)")
+    .addOption(new Option("--fail-under <grade>", "exit 3 when the grade is below this letter").argParser(gradeOption))
+    .addOption(new Option("--timeout <seconds>", "time budget of each phase").argParser(seconds));
+
+common(tokenOptions(program.command("register")))
+  .description("Register this machine with your HCS server using a deploy token (once)")
+  .option("--force", "replace an existing registration")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hcs-scanner register --key-file ./hcs-deploy-token.txt\n  HCS_DEPLOY_TOKEN=$(cat token.txt) hcs-scanner register\n  pbpaste | hcs-scanner register --key -",
+  )
+  .action((o) => registerCommand(ctx, o));
+
+common(scanOptions(program.command("scan")))
+  .description("Run the 12-phase scan and upload it (spooled if the server cannot be reached)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hcs-scanner scan                                  # this machine only\n  hcs-scanner scan --targets 10.20.0.0/24 --ephi-paths /srv/share\n  hcs-scanner scan --no-upload --json --out scan.json\n  hcs-scanner scan --phases ports,tls --targets printer.clinic.lan",
+  )
+  .action(async (o) => finish(await scanCommand(ctx, o)));
+
+common(scanOptions(tokenOptions(program.command("one-shot"))))
+  .description("Register a throw-away identity, scan, upload and print the grade (for CI)")
+  .addHelpText(
+    "after",
+    '\nExample (CI, token from the pipeline\'s secret store):\n  HCS_DEPLOY_TOKEN="$HCS_TOKEN" hcs-scanner one-shot --fail-under C --json',
+  )
+  .action(async (o) => finish(await oneShotCommand(ctx, o)));
+
+common(program.command("phases"))
+  .description("List the 12 phases, their HIPAA controls and platform support")
+  .action((o) => phasesCommand(ctx, o));
+
+common(program.command("status"))
+  .description("Show the registration, the last scan and uploads waiting in the spool")
+  .action((o) => statusCommand(ctx, o));
+
+common(program.command("flush"))
+  .description("Send spooled uploads now (exit 4 if some still cannot be sent)")
+  .action(async (o) => finish(await flushCommand(ctx, o)));
+
+function finish(code: ExitCode): void {
+  if (code !== EXIT.ok) throw new ExitWith(code);
+}
+
+/** Exits once stdout and stderr have drained (a pipe may still hold the JSON a CI job is waiting for). */
+function exit(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
+}
+
+program.parseAsync(process.argv).then(
+  () => exit(EXIT.ok),
+  (err: unknown) => {
+    if (err instanceof ExitWith) return exit(err.exitCode);
+    if (err instanceof CommanderError) return exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+    if (err instanceof CliError) {
+      output.err(`hcs-scanner: ${err.message}`);
+      return exit(err.exitCode);
+    }
+    if (err instanceof ServerRefusal) {
+      output.err(`hcs-scanner: the server refused the request (${err.status} ${err.code}): ${err.message}`);
+      return exit(EXIT.failure);
+    }
+    output.err(`hcs-scanner: unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+    return exit(EXIT.failure);
+  },
+);

@@ -1,0 +1,118 @@
+import { hostname } from "node:os";
+import {
+  type AgentRegistrationResponse,
+  AgentRegistrationResponseSchema,
+  type DeployTokenParts,
+  type Platform,
+  registrationProofMessage,
+} from "@hcs/protocol";
+import { CliError } from "../cli/errors.js";
+import { loadRegistration, type Registration, saveRegistration } from "../config/agent-config.js";
+import { type AgentKeys, generateAgentKeys, signMessage } from "../identity/keys.js";
+import { readDeployToken } from "../token/read-token.js";
+import { fetchPinnedCa } from "../transport/pinned-ca.js";
+import { ServerClient, ServerRefusal } from "../transport/server-client.js";
+import { type CommandContext, type CommonOptions, filesFor, userAgentOf } from "./context.js";
+
+export interface TokenOptions {
+  readonly key?: string;
+  readonly keyFile?: string;
+}
+
+const REFUSALS: Record<string, string> = {
+  deploy_token_expired: "the deploy token has expired",
+  deploy_token_used: "the deploy token has already been used as many times as it allows",
+  deploy_token_revoked: "the deploy token has been revoked",
+  invalid_credentials: "this server does not recognise the deploy token (issued by another server, or altered)",
+  invalid_signature: "the server could not verify this scanner's key",
+};
+
+/** Reads and checks the token, pins the server's CA and enrols a new key pair. Shared by register and one-shot. */
+export async function enrol(
+  ctx: CommandContext,
+  token: { token: string; parts: DeployTokenParts },
+  ephemeral: boolean,
+): Promise<Registration> {
+  const caPem = await fetchPinnedCa(token.parts.serverUrl, token.parts.caSha256);
+  const keys: AgentKeys = generateAgentKeys();
+  const client = new ServerClient({ serverUrl: token.parts.serverUrl, caPem, userAgent: userAgentOf(ctx.version) });
+  const body = {
+    deploy_token: token.token,
+    public_key: keys.publicKey,
+    proof: signMessage(keys, registrationProofMessage(token.token, keys.publicKey)),
+    hostname: hostname().slice(0, 253) || "unknown-host",
+    platform: (["linux", "darwin", "win32"].includes(ctx.platform) ? ctx.platform : "linux") as Platform,
+    scanner_version: ctx.version,
+    ephemeral,
+  };
+  let registered: AgentRegistrationResponse;
+  try {
+    const res = await client.postJson("/v1/a2a/network/register", JSON.stringify(body));
+    registered = AgentRegistrationResponseSchema.parse(res.json);
+  } catch (err) {
+    if (err instanceof ServerRefusal) {
+      const why =
+        REFUSALS[err.code] ?? `the server refused the registration (${err.status} ${err.code}: ${err.message})`;
+      throw new CliError(
+        "token_rejected",
+        `${why}; ask for a new deploy token (POST /v1/a2a/network/deploy/{npi})`,
+        err.code,
+      );
+    }
+    throw err;
+  }
+  return {
+    keys,
+    config: {
+      agent_id: registered.agent_id,
+      npi: registered.npi,
+      practice_name: registered.practice_name,
+      server_url: token.parts.serverUrl,
+      ca_sha256: token.parts.caSha256,
+      ca_pem: caPem,
+      registered_at: registered.registered_at,
+    },
+  };
+}
+
+export async function registerCommand(
+  ctx: CommandContext,
+  o: CommonOptions & TokenOptions & { force?: boolean },
+): Promise<void> {
+  const files = filesFor(ctx, o);
+  const existing = loadRegistration(files, ctx.platform);
+  if (existing && !o.force) {
+    throw new CliError(
+      "usage",
+      `this machine is already registered as ${existing.config.agent_id} for NPI ${existing.config.npi}; pass --force to replace that identity`,
+    );
+  }
+  const token = await readDeployToken({
+    ...o,
+    env: ctx.env.HCS_DEPLOY_TOKEN,
+    readStdin: ctx.readStdin,
+    warn: ctx.output.err,
+  });
+  const registration = await enrol(ctx, token, false);
+  saveRegistration(files, registration);
+  const c = registration.config;
+  if (o.json) {
+    ctx.output.out(
+      JSON.stringify(
+        {
+          agent_id: c.agent_id,
+          npi: c.npi,
+          practice_name: c.practice_name,
+          server_url: c.server_url,
+          config_dir: files.dir,
+        },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  ctx.output.out(`Registered ${c.agent_id} for ${c.practice_name} (NPI ${c.npi}) with ${c.server_url}`);
+  ctx.output.out(`Identity saved in ${files.dir} (private key mode 0600; it never leaves this machine).`);
+  ctx.output.out("Next: hcs-scanner scan --targets <your clinic subnet, e.g. a /24 in CIDR form>");
+}

@@ -1,0 +1,106 @@
+import { createHash } from "node:crypto";
+import {
+  type ScanUploadAcceptance,
+  ScanUploadAcceptanceSchema,
+  UPLOAD_HEADERS,
+  uploadSigningMessage,
+} from "@hcs/protocol";
+import { CliError } from "../cli/errors.js";
+import type { ConfigFiles } from "../config/paths.js";
+import { type AgentKeys, signMessage } from "../identity/keys.js";
+import { type ServerClient, ServerRefusal } from "../transport/server-client.js";
+import { listSpool, rejectFromSpool, removeFromSpool, type SpooledUpload, spoolUpload } from "./spool.js";
+
+export const RESULTS_PATH = "/v1/a2a/network/results";
+
+export type UploadOutcome =
+  | { readonly kind: "uploaded"; readonly acceptance: ScanUploadAcceptance }
+  | { readonly kind: "spooled"; readonly path: string; readonly reason: string };
+
+/** The body and signature of an upload: the signature binds agent, scan id (the idempotency key) and body digest. */
+export function signUpload(agentId: string, scanId: string, body: string, keys: AgentKeys): string {
+  const digest = createHash("sha256").update(body).digest("hex");
+  return signMessage(keys, uploadSigningMessage(agentId, scanId, digest));
+}
+
+/** Sends one signed upload (retried by the client on network errors, 429 and 5xx: the server deduplicates). */
+export async function sendUpload(
+  client: ServerClient,
+  entry: Pick<SpooledUpload, "agent_id" | "scan_id" | "signature" | "body">,
+): Promise<ScanUploadAcceptance> {
+  const res = await client.postJson(RESULTS_PATH, entry.body, {
+    [UPLOAD_HEADERS.agent]: entry.agent_id,
+    [UPLOAD_HEADERS.signature]: entry.signature,
+    [UPLOAD_HEADERS.idempotencyKey]: entry.scan_id,
+  });
+  const parsed = ScanUploadAcceptanceSchema.safeParse(res.json);
+  if (!parsed.success)
+    throw new CliError("server_error", "the server accepted the upload but answered in an unexpected shape");
+  return parsed.data;
+}
+
+/**
+ * Uploads a scan, or spools it when the server cannot be reached (nothing is lost: `hcs-scanner flush` or the next
+ * run sends it). A refusal by the server (bad signature, schema) is not spooled: retrying would not help.
+ */
+export async function uploadOrSpool(
+  client: ServerClient,
+  files: ConfigFiles,
+  entry: { agent_id: string; scan_id: string; signature: string; body: string; server_url: string; ca_pem: string },
+  now: Date,
+): Promise<UploadOutcome> {
+  try {
+    return { kind: "uploaded", acceptance: await sendUpload(client, entry) };
+  } catch (err) {
+    if (err instanceof CliError && err.code === "server_unreachable") {
+      const path = spoolUpload(files, {
+        ...entry,
+        spooled_at: now.toISOString(),
+        attempts: 1,
+        last_error: err.message,
+      });
+      return { kind: "spooled", path, reason: err.message };
+    }
+    if (err instanceof ServerRefusal && (err.status >= 500 || err.status === 429)) {
+      const path = spoolUpload(files, {
+        ...entry,
+        spooled_at: now.toISOString(),
+        attempts: 1,
+        last_error: `server answered ${err.status}`,
+      });
+      return { kind: "spooled", path, reason: `the server answered ${err.status} (${err.code})` };
+    }
+    throw err;
+  }
+}
+
+export interface FlushReport {
+  readonly sent: { scan_id: string; duplicate: boolean; grade: string | null }[];
+  readonly remaining: number;
+  readonly rejected: { scan_id: string; reason: string }[];
+}
+
+/** Sends every spooled upload in order; stops at the first that still cannot reach the server. */
+export async function flushSpool(
+  clientFor: (entry: SpooledUpload) => ServerClient,
+  files: ConfigFiles,
+): Promise<FlushReport> {
+  const queue = listSpool(files);
+  const sent: FlushReport["sent"] = [];
+  const rejected: FlushReport["rejected"] = [];
+  for (const entry of queue) {
+    try {
+      const acceptance = await sendUpload(clientFor(entry), entry);
+      removeFromSpool(files, entry.scan_id);
+      sent.push({ scan_id: entry.scan_id, duplicate: acceptance.duplicate, grade: acceptance.grade?.grade ?? null });
+    } catch (err) {
+      if (err instanceof ServerRefusal && err.status < 500 && err.status !== 429) {
+        rejectFromSpool(files, entry.scan_id, `${err.status} ${err.code}: ${err.message}`);
+        rejected.push({ scan_id: entry.scan_id, reason: `${err.code}: ${err.message}` });
+        continue;
+      }
+      return { sent, rejected, remaining: queue.length - sent.length - rejected.length };
+    }
+  }
+  return { sent, rejected, remaining: 0 };
+}
