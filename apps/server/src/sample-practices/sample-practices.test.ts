@@ -99,6 +99,16 @@ describe("sample practices scanned by the external scan", () => {
     );
   });
 
+  it("keeps facts plain JSON and never records cookie values", () => {
+    for (const result of results.values()) {
+      expect(JSON.parse(JSON.stringify(result.facts))).toEqual(result.facts);
+      const text = JSON.stringify(result);
+      // The sample sites' session cookie values (practices/lakeside.ts, riverside.ts).
+      expect(text).not.toContain("7c1f0e");
+      expect(text).not.toContain("3kq1x0");
+    }
+  });
+
   it("counts the scan's connections to each practice's listeners", () => {
     const poor = samples.practices.find((p) => p.expected.findings.includes("app.exposed_services.rdp"))!;
     expect(samples.connectionCounts(poor.npi).get(3389)).toBeGreaterThan(0);
