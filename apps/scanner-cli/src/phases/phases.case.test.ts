@@ -149,6 +149,32 @@ describe("platform specifics", () => {
     expect(mfa.findings.map((f) => f.id)).toEqual(["mfa.no_mfa_for_logins"]);
   });
 
+  it("macOS access control: admins less root, guest off, the stock 4-character policy, screen lock off", async () => {
+    const access = await phaseOn(darwinPersona(), "access_control");
+    expect(access.facts).toMatchObject({
+      admins: ["williamj"],
+      guest_enabled: false,
+      automatic_login: false,
+      password_min_length: 4,
+      lockout_after_failed_attempts: null,
+      screen_lock: { enabled: false, delay_seconds: null },
+    });
+    expect(access.findings.map((f) => [f.id, f.severity, f.controls])).toEqual([
+      ["access_control.weak_password_policy", "medium", ["164.312(a)(2)(i)"]],
+      ["access_control.no_account_lockout", "low", ["164.312(a)(2)(i)"]],
+      ["access_control.screen_lock_off", "medium", ["164.312(a)(2)(iii)"]],
+    ]);
+  });
+
+  it("Windows access control: net accounts with no minimum length and no lockout", async () => {
+    const access = await phaseOn(win32Persona(), "access_control");
+    expect(access.facts).toMatchObject({ admins: ["Administrator", "user1"], password_min_length: 0 });
+    expect(access.findings.map((f) => f.id)).toEqual([
+      "access_control.weak_password_policy",
+      "access_control.no_account_lockout",
+    ]);
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([

@@ -1,23 +1,28 @@
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { ok, skipped } from "../shared/outcome.js";
+import { darwinAccessControl } from "./darwin.js";
 import { linuxAccessControl } from "./linux.js";
 import { windowsAccessControl } from "./win32.js";
 
 /**
- * Local administrators and unique identification (DESIGN §3.6, phase 6). Linux and Windows; macOS (dscl,
- * pwpolicy) waits for captured fixtures. Guest account, password policy and screen lock on Windows likewise.
+ * Local administrators, guest account and automatic login, password policy and screen lock (DESIGN §3.6, phase 6).
+ * Linux reads /etc files; macOS dscl, loginwindow preferences, pwpolicy and sysadminctl; Windows net.exe. The
+ * Windows guest account and screen lock are not read yet (no captured output of the commands that show them).
  */
 export const accessControlPhase = definePhase({
   id: "access_control",
-  platforms: ["linux", "win32"],
+  platforms: ["linux", "darwin", "win32"],
   run: checkAccessControl,
 });
 
 async function checkAccessControl(ctx: PhaseContext): Promise<PhaseOutcome> {
+  const { host, signal } = ctx;
   const state =
-    ctx.host.platform === "win32"
-      ? await windowsAccessControl(ctx.host, ctx.signal)
-      : await linuxAccessControl(ctx.host);
+    host.platform === "win32"
+      ? await windowsAccessControl(host, signal)
+      : host.platform === "darwin"
+        ? await darwinAccessControl(host, signal)
+        : await linuxAccessControl(host);
   if (typeof state === "string") return skipped(state);
   return ok(state.facts, state.findings);
 }

@@ -1,16 +1,13 @@
-import type { FindingInput, JsonObject } from "@hcs/protocol";
+import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
 import { phaseFinding } from "../shared/finding.js";
+import { type AccessControlState, manyAdminsFinding } from "./findings.js";
 import { extraSuperusers, groupMembers, loginDefsNumber } from "./parse.js";
 
 const ADMIN_GROUPS = ["sudo", "wheel", "admin"];
-/** NIST SP 800-63B drops forced rotation, but a never-expiring password with no other control is still a gap. */
-const MAX_ADMINS = 3;
 
 /** Local administrators, extra superusers and password ageing from /etc files (readable without root). */
-export async function linuxAccessControl(
-  host: Host,
-): Promise<{ facts: JsonObject; findings: FindingInput[] } | string> {
+export async function linuxAccessControl(host: Host): Promise<AccessControlState | string> {
   const [group, passwd, loginDefs] = await Promise.all([
     host.fs.readFile("/etc/group"),
     host.fs.readFile("/etc/passwd"),
@@ -36,17 +33,10 @@ export async function linuxAccessControl(
       }),
     );
   }
-  if (admins.length > MAX_ADMINS) {
-    findings.push(
-      phaseFinding("access_control", {
-        check: "many_admins",
-        severity: "medium",
-        title: `${admins.length} accounts can administer this machine`,
-        detail: "Every administrator account is a path to all ePHI on it; keep the list short and reviewed.",
-        remediation: "Remove administrator rights that are not needed day to day; review the list quarterly.",
-        evidence: { admins },
-      }),
-    );
-  }
+  const many = manyAdminsFinding(
+    admins,
+    "Remove administrator rights that are not needed day to day; review the list quarterly.",
+  );
+  if (many) findings.push(many);
   return { facts: { admins, extra_superusers: superusers, pass_max_days: maxDays }, findings };
 }

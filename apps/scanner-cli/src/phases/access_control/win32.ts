@@ -1,32 +1,47 @@
-import type { FindingInput, JsonObject } from "@hcs/protocol";
+import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
 import { unusableOutput } from "../shared/command.js";
-import { phaseFinding } from "../shared/finding.js";
-import { parseNetLocalgroup } from "./parse.js";
+import { type AccessControlState, manyAdminsFinding, noLockoutFinding, weakPasswordLengthFinding } from "./findings.js";
+import { parseNetAccounts, parseNetLocalgroup } from "./parse.js";
 
-const MAX_ADMINS = 3;
+const GPO_HINT = "by Group Policy or Intune (Account Policies)";
 
-/** Members of the local Administrators group (net.exe works without elevation). */
-export async function windowsAccessControl(
-  host: Host,
-  signal: AbortSignal,
-): Promise<{ facts: JsonObject; findings: FindingInput[] } | string> {
-  const r = await host.exec("net", ["localgroup", "Administrators"], { signal });
-  const problem = unusableOutput(r);
+/** Members of the local Administrators group and the local password policy (net.exe needs no elevation). */
+export async function windowsAccessControl(host: Host, signal: AbortSignal): Promise<AccessControlState | string> {
+  const group = await host.exec("net", ["localgroup", "Administrators"], { signal });
+  const problem = unusableOutput(group);
   if (problem) return problem;
-  const admins = parseNetLocalgroup(r.stdout);
-  const findings: FindingInput[] =
-    admins.length > MAX_ADMINS
-      ? [
-          phaseFinding("access_control", {
-            check: "many_admins",
-            severity: "medium",
-            title: `${admins.length} accounts are local Administrators`,
-            detail: "Every administrator account is a path to all ePHI on this machine.",
-            remediation: "Remove local administrator rights that are not needed; use LAPS for the built-in account.",
-            evidence: { admins },
+  const admins = parseNetLocalgroup(group.stdout);
+  const accounts = await host.exec("net", ["accounts"], { signal });
+  const policy = unusableOutput(accounts) ? null : parseNetAccounts(accounts.stdout);
+  const findings: FindingInput[] = [];
+  const many = manyAdminsFinding(
+    admins,
+    "Remove local administrator rights that are not needed; use LAPS for the built-in account.",
+  );
+  if (many) findings.push(many);
+  if (policy) {
+    const weak = weakPasswordLengthFinding(
+      policy.minPasswordLength,
+      `Set "Minimum password length" to 12 or more ${GPO_HINT}.`,
+    );
+    if (weak) findings.push(weak);
+    if (policy.lockoutThreshold === null)
+      findings.push(noLockoutFinding(`Set "Account lockout threshold" (for example 10 attempts) ${GPO_HINT}.`));
+  }
+  return {
+    facts: {
+      admins,
+      password_min_length: policy?.minPasswordLength ?? null,
+      lockout_threshold: policy?.lockoutThreshold ?? null,
+      max_password_age_days: policy?.maxPasswordAgeDays ?? null,
+      ...(policy
+        ? {}
+        : {
+            password_policy_unavailable:
+              unusableOutput(accounts) ?? "net accounts printed no policy (non-English output is not read)",
           }),
-        ]
-      : [];
-  return { facts: { admins }, findings };
+    },
+    findings,
+  };
 }

@@ -82,6 +82,17 @@ export function darwinPersona(): FakeHost {
       "defaults read /Library/Preferences/com.apple.SoftwareUpdate": fixture(
         "patches/fixtures/darwin-defaults-softwareupdate-pending.txt",
       ),
+      "dscl . -read /Groups/admin GroupMembership": fixture(
+        "access_control/fixtures/darwin-dscl-admin-groupmembership.txt",
+      ),
+      "defaults read /Library/Preferences/com.apple.loginwindow": fixture(
+        "access_control/fixtures/darwin-defaults-loginwindow.txt",
+      ),
+      "pwpolicy getaccountpolicies": fixture("access_control/fixtures/darwin-pwpolicy-getaccountpolicies.txt"),
+      // sysadminctl answers on stderr.
+      "sysadminctl -screenLock status": {
+        stderr: fixture("access_control/fixtures/darwin-sysadminctl-screenlock-off.txt"),
+      },
       // No capture of these two reads exists; defaults exits 1 when a key is unset (recorded in FIXTURES.md).
       "defaults read /Library/Managed Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
       "defaults read /Library/Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
@@ -102,6 +113,7 @@ export function win32Persona(): FakeHost {
     commands: {
       "manage-bde -status": fixture("disk_encryption/fixtures/win32-manage-bde-status.txt"),
       "net localgroup Administrators": fixture("access_control/fixtures/win32-net-localgroup-administrators.txt"),
+      "net accounts": fixture("access_control/fixtures/win32-net-accounts.txt"),
       "arp -a": fixture("discovery/fixtures/win32-arp-a.txt"),
       // Only the 32-bit uninstall key has a public capture; the 64-bit query is left unanswered (a failed read).
       "reg query HKLM\\SOFTWARE\\WOW6432Node\\Microsoft\\Windows\\CurrentVersion\\Uninstall /s": fixture(

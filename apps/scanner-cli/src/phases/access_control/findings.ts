@@ -1,0 +1,102 @@
+import type { FindingInput, JsonObject } from "@hcs/protocol";
+import { phaseFinding } from "../shared/finding.js";
+
+/** NIST SP 800-63B's floor for memorised secrets. */
+export const MIN_PASSWORD_LENGTH = 8;
+/** More administrators than this on one workstation is a list nobody reviews. */
+export const MAX_ADMINS = 3;
+/** HHS guidance commonly cites 15 minutes at most for automatic logoff; a screen lock past 5 minutes is lax. */
+const MAX_SCREEN_LOCK_DELAY_S = 300;
+
+const UNIQUE_ID = ["164.312(a)(2)(i)"] as const;
+const AUTOMATIC_LOGOFF = ["164.312(a)(2)(iii)"] as const;
+
+/** What an OS-specific reader found: facts for the report and the findings they justify. */
+export interface AccessControlState {
+  readonly facts: JsonObject;
+  readonly findings: FindingInput[];
+}
+
+export function manyAdminsFinding(admins: readonly string[], remediation: string): FindingInput | null {
+  if (admins.length <= MAX_ADMINS) return null;
+  return phaseFinding("access_control", {
+    check: "many_admins",
+    severity: "medium",
+    title: `${admins.length} accounts can administer this machine`,
+    detail: "Every administrator account is a path to all ePHI on it; keep the list short and reviewed.",
+    remediation,
+    evidence: { admins: [...admins] },
+  });
+}
+
+export function weakPasswordLengthFinding(minLength: number | null, remediation: string): FindingInput | null {
+  if (minLength !== null && minLength >= MIN_PASSWORD_LENGTH) return null;
+  return phaseFinding("access_control", {
+    check: "weak_password_policy",
+    severity: "medium",
+    title:
+      minLength === null || minLength === 0
+        ? "No minimum password length is enforced"
+        : `Passwords may be as short as ${minLength} characters`,
+    detail: `Short passwords fall to guessing in minutes; at least ${MIN_PASSWORD_LENGTH} characters (better 12 or more) should be required.`,
+    remediation,
+    evidence: { min_password_length: minLength },
+    controls: UNIQUE_ID,
+  });
+}
+
+export function noLockoutFinding(remediation: string): FindingInput {
+  return phaseFinding("access_control", {
+    check: "no_account_lockout",
+    severity: "low",
+    title: "Accounts are never locked after failed logins",
+    detail: "Nothing stops someone at the keyboard from guessing passwords indefinitely.",
+    remediation,
+    evidence: { lockout_threshold: null },
+    controls: UNIQUE_ID,
+  });
+}
+
+export function guestEnabledFinding(remediation: string): FindingInput {
+  return phaseFinding("access_control", {
+    check: "guest_account_enabled",
+    severity: "medium",
+    title: "The guest account is enabled",
+    detail:
+      "Anyone can use this machine without an account of their own, so their actions cannot be traced to a person.",
+    remediation,
+    evidence: { guest_enabled: true },
+    controls: UNIQUE_ID,
+  });
+}
+
+export function automaticLoginFinding(remediation: string): FindingInput {
+  return phaseFinding("access_control", {
+    check: "automatic_login",
+    severity: "high",
+    title: "This machine logs a user in automatically at startup",
+    detail: "Whoever switches it on gets that user's session and every ePHI file it can reach, without a password.",
+    remediation,
+    evidence: { automatic_login: true },
+    controls: UNIQUE_ID,
+  });
+}
+
+/** Screen lock off, or locking only after a long grace period (the automatic logoff safeguard). */
+export function screenLockFinding(
+  lock: { enabled: boolean; delaySeconds: number | null },
+  remediation: string,
+): FindingInput | null {
+  if (lock.enabled && (lock.delaySeconds ?? 0) <= MAX_SCREEN_LOCK_DELAY_S) return null;
+  return phaseFinding("access_control", {
+    check: "screen_lock_off",
+    severity: lock.enabled ? "low" : "medium",
+    title: lock.enabled
+      ? `The screen locks only ${Math.round((lock.delaySeconds ?? 0) / 60)} minutes after the screen saver starts`
+      : "The screen does not lock when the screen saver starts or the display sleeps",
+    detail: "An unattended workstation stays open to whoever walks by, with the logged-in user's access to ePHI.",
+    remediation,
+    evidence: { screen_lock_enabled: lock.enabled, delay_seconds: lock.delaySeconds },
+    controls: AUTOMATIC_LOGOFF,
+  });
+}
