@@ -5,9 +5,10 @@ import { createExternalScanIO } from "./io/create-io.js";
 import { runExternalScan } from "./run-external-scan.js";
 import { type SilentServer, startSilentDnsServer, startSilentTcpListener } from "./test-support/silent-servers.js";
 
-// Real IO against servers this file starts on loopback: 127.0.0.1 for DNS, 127.0.20.x and 127.0.21.x for sites.
-const STUCK = "127.0.20.1";
-const PRIVATE = "127.0.21.1";
+// Real IO against servers this file starts on loopback: 127.0.0.1 for DNS, 127.0.201.1 and 127.0.202.1 for sites
+// (addresses no other test file uses: each needs ports 80 and 443 to itself).
+const STUCK = "127.0.201.1";
+const PRIVATE = "127.0.202.1";
 const SLACK_MS = 750;
 
 const statusOf = (result: Awaited<ReturnType<typeof runExternalScan>>) =>
@@ -144,7 +145,7 @@ describe("private targets", () => {
     expect(status["email.spf"]).toBe("ok");
     expect(result.categories).toEqual(["email_security"]);
     const refusal = result.findings.find((f) => f.check_id === "app.https.refused");
-    expect(refusal?.detail).toContain("127.0.21.1");
+    expect(refusal?.detail).toContain(PRIVATE);
     expect(connections()).toBe(0);
   });
 
