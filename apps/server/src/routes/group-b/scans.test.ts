@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JobSchema, ScanDispatchAcceptanceSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebhookReceiver, type WebhookReceiver } from "../../lab/webhook-receiver.js";
 import { type SamplePractices, startSamplePractices } from "../../sample-practices/index.js";
 import { addPractice } from "../../services/practices.js";
 import { accountWithKey } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
-import { startWebhookReceiver, type WebhookReceiver } from "../../test-support/webhook-receiver.js";
 
 let samples: SamplePractices;
 let receiver: WebhookReceiver;

@@ -44,7 +44,7 @@ export function verifyWebhookSignature(
   return parsed.signatures.some((s) => timingSafeEqual(Buffer.from(s, "hex"), expected));
 }
 
-/** An HTTPS webhook receiver on 127.0.0.1 that records and verifies deliveries. */
+/** An HTTPS webhook receiver on 127.0.0.1 that records and verifies deliveries (lab, demo and tests). */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const ca = createCertificateAuthority("HCS test webhook receiver CA");
   const cert = issueServerCertificate(ca, ["127.0.0.1", "localhost"]);

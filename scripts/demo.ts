@@ -1,0 +1,148 @@
+// `npm run demo`: the whole HCS loop on this machine, loopback only, no setup. Starts the sample practices (their
+// own DNS zones and HTTPS sites on 127.0.10.x), a webhook receiver and a real server on a temporary SQLite data
+// dir; dispatches a full external scan of every practice through the HTTPS API; enrols one practice's scanner
+// and runs `hcs-scanner one-shot` (the packaged bundle) against loopback; prints the unified grades.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type Job, JobSchema } from "@hcs/protocol";
+import { startLab } from "../apps/server/src/lab/lab.js";
+import { httpRequestTo } from "../apps/server/src/test-support/https-client.js";
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "..");
+const scannerBin = join(root, "apps", "scanner-cli", "dist", "bin.js");
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`[${elapsed().padStart(6)}] ${line}`);
+
+if (!existsSync(scannerBin)) {
+  console.error("The scanner bundle is missing: run `npm run demo` (it builds first) or `npm run build`.");
+  process.exit(1);
+}
+
+say("starting the sample practices (DNS + HTTPS on 127.0.10.x), a webhook receiver and the HCS server…");
+const lab = await startLab();
+const work = mkdtempSync(join(tmpdir(), "hcs-demo-"));
+let exitCode = 0;
+try {
+  const { server, samples, receiver } = lab;
+  say(`server listening on ${server.url} (SQLite in ${lab.dataDir}); ${samples.practices.length} sample practices`);
+  const api = (path: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
+    httpRequestTo(`${server.url}${path}`, {
+      method,
+      ca: server.tls.caPem,
+      headers: { "X-API-Key": lab.apiKey },
+      ...(body === undefined ? {} : { body }),
+    });
+
+  // 1. External scans, dispatched through the agent API with a webhook.
+  const jobs = new Map<string, string>();
+  for (const p of samples.practices) {
+    const res = await api("/v1/a2a/scans/dispatch", { npi: p.npi, scan_type: "full", callback_url: receiver.url });
+    if (res.status !== 202) throw new Error(`dispatch for ${p.name} answered ${res.status}: ${res.text}`);
+    jobs.set(p.npi, res.json.poll_url);
+    say(
+      `dispatched a full scan of ${p.name} (${p.domain}) → job ${res.json.job_id}, estimated ${res.json.estimated_duration_ms} ms`,
+    );
+  }
+  const done = new Map<string, Job>();
+  while (done.size < jobs.size) {
+    for (const [npi, poll] of jobs) {
+      if (done.has(npi)) continue;
+      const job = JobSchema.parse((await api(poll)).json);
+      if (job.status === "completed" || job.status === "failed") {
+        done.set(npi, job);
+        const name = samples.practices.find((p) => p.npi === npi)!.name;
+        say(
+          `${name}: job ${job.status}${job.result ? ` — external grade ${job.result.grade} (${job.result.compliance_score}/100)` : ` (${job.error?.code})`}`,
+        );
+      }
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+
+  // 2. The internal scanner of one practice: deploy token → hcs-scanner one-shot (loopback targets only).
+  const clinic = samples.practices[1]!;
+  const deploy = await api(`/v1/a2a/network/deploy/${clinic.npi}`, {});
+  if (deploy.status !== 201) throw new Error(`deploy token: ${deploy.status} ${deploy.text}`);
+  say(
+    `deploy token issued for ${clinic.name}; running hcs-scanner one-shot on this machine (targets: 127.0.0.1 only)…`,
+  );
+  const tokenFile = join(work, "token.txt");
+  writeFileSync(tokenFile, deploy.json.deploy_token, { mode: 0o600 });
+  const scanner = await run(
+    process.execPath,
+    [
+      scannerBin,
+      "one-shot",
+      "--key-file",
+      tokenFile,
+      "--targets",
+      "127.0.0.1",
+      "--json",
+      "--config-dir",
+      join(work, "scanner"),
+    ],
+    {
+      env: { ...process.env, NO_COLOR: "1" },
+      timeout: 120_000,
+    },
+  ).catch((err: { stdout?: string; stderr?: string; code?: number }) => err);
+  const oneShot = JSON.parse(scanner.stdout ?? "{}");
+  if (!oneShot.grade) throw new Error(`hcs-scanner one-shot did not upload: ${scanner.stderr ?? ""}`);
+  const phases = oneShot.phases as { status: string }[];
+  say(
+    `hcs-scanner: ${phases.filter((p) => p.status === "ok").length}/12 phases ok, ${oneShot.findings.length} findings, uploaded signed`,
+  );
+
+  // 3. Unified grades, as any agent would look them up.
+  console.log("");
+  console.log(
+    `${"NPI".padEnd(11)} ${"practice".padEnd(30)} ${"score".padStart(5)}  grade  coverage             top findings`,
+  );
+  for (const p of samples.practices) {
+    const g = (await api(`/v1/a2a/grade/${p.npi}`)).json;
+    const job = done.get(p.npi)!;
+    const coverage = ["external", "internal", "administrative"]
+      .filter((s) => g.coverage[s].status !== "none")
+      .join("+");
+    const top = (job.result?.report.top_findings ?? []).slice(0, 3).map((f) => f.title);
+    const internalTop =
+      p.npi === clinic.npi
+        ? (oneShot.findings as { severity: string; title: string }[])
+            .filter((f) => f.severity === "critical" || f.severity === "high")
+            .slice(0, 2)
+            .map((f) => `[internal] ${f.title}`)
+        : [];
+    const lines = [...top, ...internalTop];
+    console.log(
+      `${p.npi.padEnd(11)} ${p.name.slice(0, 30).padEnd(30)} ${String(g.compliance_score).padStart(5)}  ${g.grade.padEnd(5)}  ${coverage.padEnd(20)} ${lines[0] ?? "-"}`,
+    );
+    for (const l of lines.slice(1))
+      console.log(`${"".padEnd(11)} ${"".padEnd(30)} ${"".padStart(5)}  ${"".padEnd(5)}  ${"".padEnd(20)} ${l}`);
+  }
+  console.log("");
+  const unified = (await api(`/v1/a2a/grade/${clinic.npi}`)).json;
+  say(
+    `${clinic.name}: unified grade ${unified.grade} (${unified.compliance_score}/100) from external (${unified.coverage.external.categories_with_data.join(", ")}) and internal (${unified.coverage.internal.categories_with_data.join(", ")}) data${unified.caps_applied.length ? `; caps: ${unified.caps_applied.map((c: { id: string }) => c.id).join(", ")}` : ""}`,
+  );
+
+  const deadline = Date.now() + 10_000;
+  while (receiver.received.length < jobs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const verified = receiver.received.filter((d) => d.verified).length;
+  say(
+    `webhooks: ${receiver.received.length} deliveries landed at ${receiver.url}, ${verified} with a valid X-HCS-Signature`,
+  );
+  if (verified !== jobs.size) exitCode = 1;
+} catch (err) {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  exitCode = 1;
+} finally {
+  await lab.stop();
+  rmSync(work, { recursive: true, force: true });
+  say(exitCode === 0 ? "done; everything was cleaned up." : "stopped with an error; everything was cleaned up.");
+}
+process.exit(exitCode);
