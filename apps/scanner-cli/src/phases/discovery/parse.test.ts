@@ -23,6 +23,6 @@ describe("discovery parsers", () => {
     const n = parseWindowsArp(fixture("win32-arp-a.txt"));
     expect(n.map((x) => x.address)).toEqual(["172.16.5.5", "172.16.5.130", "172.16.5.240"]);
     expect(n[0]).toEqual({ address: "172.16.5.5", mac: "00:50:56:b9:08:26", iface: "172.16.5.25", state: "reachable" });
-    expect(parseWindowsArp("No ARP Entries Found.")).toEqual([]);
+    expect(parseWindowsArp("unrecognised output")).toEqual([]);
   });
 });

@@ -33,6 +33,6 @@ describe("Software Update record", () => {
   });
 
   it("returns null for anything that is not the domain", () => {
-    expect(parseSoftwareUpdatePrefs("Domain /Library/Preferences/com.apple.SoftwareUpdate does not exist")).toBeNull();
+    expect(parseSoftwareUpdatePrefs("unrecognised output")).toBeNull();
   });
 });

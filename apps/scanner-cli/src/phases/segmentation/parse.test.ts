@@ -37,6 +37,6 @@ describe("segmentation parsers", () => {
     expect(parseNetshProfiles(fixture("win32-netsh-advfirewall-currentprofile.txt"))).toEqual([
       { profile: "Domain", enabled: false },
     ]);
-    expect(parseNetshProfiles("The requested operation requires elevation.")).toBeNull();
+    expect(parseNetshProfiles("unrecognised output")).toBeNull();
   });
 });

@@ -17,6 +17,6 @@ describe("reg query reader", () => {
   });
 
   it("returns nothing for an error message", () => {
-    expect(parseRegQuery("ERROR: The system was unable to find the specified registry key or value.")).toEqual([]);
+    expect(parseRegQuery("unrecognised output")).toEqual([]);
   });
 });
