@@ -175,6 +175,25 @@ describe("platform specifics", () => {
     ]);
   });
 
+  it("macOS backups: Time Machine to a network destination whose last backup is years old", async () => {
+    const backups = await phaseOn(darwinPersona(), "backups");
+    expect(backups.facts).toMatchObject({
+      native_backup: { source: "time_machine", configured: true, destinations: ["Network"] },
+      last_backup: { source: "time_machine", at: new Date(2019, 6, 29, 10, 2, 31).toISOString() },
+      restore_test_evidence: null,
+    });
+    expect(backups.findings.map((f) => [f.id, f.severity])).toEqual([["backups.backup_stale", "high"]]);
+  });
+
+  it("Windows backups: a wbadmin version from the previous evening is recent enough", async () => {
+    const backups = await phaseOn(win32Persona(), "backups");
+    expect(backups.facts).toMatchObject({
+      native_backup: { source: "windows_server_backup", configured: true, backups_listed: 1 },
+      last_backup: { at: "2026-06-30T19:26:00.000Z", age_hours: 17 },
+    });
+    expect(backups.findings).toEqual([]);
+  });
+
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([

@@ -11,4 +11,20 @@ describe("backupAgents", () => {
     ]);
     expect(backupAgents(["openssh-server", "postgresql-15"])).toEqual([]);
   });
+
+  it("recognises the names Windows and macOS installers register, and not look-alikes", () => {
+    expect(
+      backupAgents([
+        "Veeam Agent for Microsoft Windows",
+        "Acronis Cyber Protect Home Office",
+        "Backblaze",
+        "Carbon Copy Cloner",
+        "Macrium Reflect Free",
+        "Arq",
+      ]),
+    ).toEqual(["acronis", "arq", "backblaze", "carbon_copy_cloner", "macrium", "veeam"]);
+    expect(
+      backupAgents(["Check MK Agent 2.1", "Arquivo", "Microsoft OneDrive", "Carbonite Safe Server Backup"]),
+    ).toEqual(["carbonite"]);
+  });
 });

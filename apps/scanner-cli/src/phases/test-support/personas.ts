@@ -68,7 +68,7 @@ export function linuxPersona(): FakeHost {
   });
 }
 
-/** A Mac with FileVault on; the rest of its tools are absent, as phases must tolerate. */
+/** A Mac with FileVault on, answered from public captures (FIXTURES.md); tools without one are absent. */
 export function darwinPersona(): FakeHost {
   return createFakeHost({
     platform: "darwin",
@@ -96,6 +96,8 @@ export function darwinPersona(): FakeHost {
       // No capture of these two reads exists; defaults exits 1 when a key is unset (recorded in FIXTURES.md).
       "defaults read /Library/Managed Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
       "defaults read /Library/Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
+      "tmutil destinationinfo": fixture("backups/fixtures/darwin-tmutil-destinationinfo-network.txt"),
+      "tmutil latestbackup": fixture("backups/fixtures/darwin-tmutil-latestbackup-hfs.txt"),
       "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate": fixture(
         "segmentation/fixtures/darwin-socketfilterfw-disabled.txt",
       ),
@@ -105,7 +107,7 @@ export function darwinPersona(): FakeHost {
   });
 }
 
-/** A Windows 10 front-desk PC without BitLocker (manage-bde and net fixtures from public captures). */
+/** A Windows 10 front-desk PC without BitLocker, its commands answered from public captures (FIXTURES.md). */
 export function win32Persona(): FakeHost {
   return createFakeHost({
     platform: "win32",
@@ -124,9 +126,12 @@ export function win32Persona(): FakeHost {
         "patches/fixtures/win32-reg-query-wu-au.txt",
       ),
       "dsregcmd /status": fixture("mfa/fixtures/win32-dsregcmd-status-unjoined.txt"),
+      "wbadmin get versions": fixture("backups/fixtures/win32-wbadmin-get-versions.txt"),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
     },
     sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },
     net: { open: ["127.0.0.1:3389", "127.0.0.1:445"] },
+    // The day after the wbadmin capture's backup, so that backup counts as recent.
+    now: new Date("2026-07-01T12:00:00Z"),
   });
 }
