@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES } from "./config.js";
+import { ROUTES } from "./routes/index.js";
+import { signWebhook } from "./webhooks/signature.js";
+
+const DOCS = join(import.meta.dirname, "..", "..", "..", "docs");
+const read = (name: string) => readFileSync(join(DOCS, name), "utf8");
+
+describe("docs stay true", () => {
+  it("operations.md lists every configuration variable with its default", () => {
+    const doc = read("operations.md");
+    const rows = doc
+      .split("\n")
+      .filter((l) => l.startsWith("| `"))
+      .map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+    const table = Object.fromEntries(rows.map(([name, def]) => [name!.replace(/`/g, ""), def]));
+    for (const v of CONFIG_VARIABLES) expect(table[v.name], v.name).toBe(v.default);
+  });
+
+  it("api.md documents every Group B and Group A route", () => {
+    const doc = read("api.md");
+    for (const r of ROUTES.filter((x) => x.group !== "public")) {
+      const path = r.path.replace(/:([a-z_]+)/g, "{$1}");
+      expect(doc.includes(`\`${path}`), `${r.method.toUpperCase()} ${path}`).toBe(true);
+    }
+  });
+
+  it("the receiver code in webhooks.md verifies real signatures and refuses forgeries", async () => {
+    const doc = read("webhooks.md");
+    const code = /```js webhook-verify\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(code).toBeDefined();
+    const mod = await import(`data:text/javascript,${encodeURIComponent(code!)}`);
+    const verify = mod.verifyHcsWebhook as (h: string, body: string, secret: string, now?: number) => boolean;
+    const body = '{"job_id":"j1","status":"completed"}';
+    const now = new Date("2026-11-22T12:00:00Z");
+    const t = Math.floor(now.getTime() / 1000);
+    const header = signWebhook("whsec_test", body, now);
+    expect(verify(header, body, "whsec_test", t)).toBe(true);
+    expect(verify(header, body.replace("completed", "failed"), "whsec_test", t)).toBe(false);
+    expect(verify(header, body, "whsec_other", t)).toBe(false);
+    expect(verify(header, body, "whsec_test", t + 301)).toBe(false);
+    expect(verify(`${header},v1=${"0".repeat(64)}`, body, "whsec_test", t)).toBe(true);
+    expect(verify("garbage", body, "whsec_test", t)).toBe(false);
+  });
+});
