@@ -225,6 +225,32 @@ describe("platform specifics", () => {
     });
   });
 
+  it.each([
+    ["darwin", "defaults is not available on this machine", "dscl is not available on this machine"],
+    [
+      "win32",
+      "wmic is not available on this machine; reg is not available on this machine",
+      "net is not available on this machine",
+    ],
+  ] as const)(
+    "a bare %s host degrades every new reader with a reason, never failed",
+    async (platform, patches, access) => {
+      const { createFakeHost } = await import("../host/fake-host.js");
+      const host = createFakeHost({ platform, isPrivileged: false });
+      const scope = { mode: "host" as const, hosts: ["127.0.0.1"], given: [] };
+      const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
+      const byId = new Map(r.map((x) => [x.id, x]));
+      expect(r.filter((x) => x.status === "failed")).toEqual([]);
+      expect(byId.get("patches")).toMatchObject({ status: "skipped", reason: patches });
+      expect(byId.get("access_control")).toMatchObject({ status: "skipped", reason: access });
+      expect(byId.get("mfa")?.status).toBe("skipped");
+      expect(byId.get("segmentation")?.facts).toMatchObject({ firewall: "unknown" });
+      expect(byId.get("asset_inventory")?.facts.software_unavailable).toMatch(/not available on this machine/);
+      expect(byId.get("backups")).toMatchObject({ status: "ok", findings: [] });
+      expect(byId.get("backups")?.facts.native_backup_unavailable).toMatch(/not available on this machine/);
+    },
+  );
+
   it("`auto` scope from the fake host's interfaces probes only that subnet", async () => {
     const host = linuxPersona();
     const scope = await buildScanScope("auto", {
