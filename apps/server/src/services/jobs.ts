@@ -40,21 +40,36 @@ export function jobView(row: JobsTable): Job {
   });
 }
 
-/** Median duration of the last completed jobs of the type, or the documented default before there are any. */
-export async function estimateDurationMs(deps: ServiceDeps, scanType: ScanType): Promise<number> {
-  const rows = await deps.store.db
-    .selectFrom("jobs")
-    .select("duration_ms")
-    .where("scan_type", "=", scanType)
-    .where("status", "=", "completed")
-    .where("duration_ms", "is not", null)
-    .orderBy("completed_at", "desc")
-    .limit(ESTIMATE_WINDOW)
-    .execute();
-  const d = rows.map((r) => r.duration_ms!).sort((a, b) => a - b);
-  if (d.length === 0) return DEFAULT_ESTIMATE_MS[scanType];
+/** Completed jobs of one practice needed before its own history is trusted over the scan type's. */
+const OWN_HISTORY_MIN = 3;
+
+function median(values: number[]): number {
+  const d = [...values].sort((a, b) => a - b);
   const mid = Math.floor(d.length / 2);
   return d.length % 2 ? d[mid]! : Math.round((d[mid - 1]! + d[mid]!) / 2);
+}
+
+/**
+ * Median duration of the recent completed jobs of the scan type — of this practice when it has a few (sites differ
+ * more from each other than from themselves), else of every practice — or the documented default before any.
+ */
+export async function estimateDurationMs(deps: ServiceDeps, scanType: ScanType, npi?: string): Promise<number> {
+  const recent = (forNpi?: string) => {
+    let q = deps.store.db
+      .selectFrom("jobs")
+      .select("duration_ms")
+      .where("scan_type", "=", scanType)
+      .where("status", "=", "completed")
+      .where("duration_ms", "is not", null);
+    if (forNpi) q = q.where("npi", "=", forNpi);
+    return q.orderBy("completed_at", "desc").limit(ESTIMATE_WINDOW).execute();
+  };
+  if (npi) {
+    const own = await recent(npi);
+    if (own.length >= OWN_HISTORY_MIN) return median(own.map((r) => r.duration_ms!));
+  }
+  const all = await recent();
+  return all.length === 0 ? DEFAULT_ESTIMATE_MS[scanType] : median(all.map((r) => r.duration_ms!));
 }
 
 export interface DispatchInput {
@@ -76,7 +91,7 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
   const price = CREDIT_PRICES[operation];
   const jobId = randomUUID();
   const [estimate, charge] = await Promise.all([
-    estimateDurationMs(deps, input.scanType),
+    estimateDurationMs(deps, input.scanType, input.npi),
     deps.store.writes.run(async (trx) => {
       const at = iso(deps.now());
       const c = await chargeCredits(trx, {
