@@ -3,9 +3,9 @@ import { readFile } from "node:fs/promises";
 import { runCommand } from "./exec.js";
 import type { NetProbe } from "./host.js";
 import { tcpConnect } from "./net-connect.js";
-import { createRawConnect } from "./net-connect-raw.js";
 import { probeTls } from "./net-tls.js";
 import { IS_LINUX, IS_WINDOWS } from "./platform.js";
+import { createProbeEngine, type ProbeEngine, type ProbeEngineOptions } from "./probe-engine.js";
 
 /** Never hold more sockets than this, whatever the limit: past it loopback and LAN scans get no faster. */
 const MAX_SOCKET_BUDGET = 4096;
@@ -15,11 +15,21 @@ const RESERVED_DESCRIPTORS = 128;
 /** Windows has no per-process descriptor limit for sockets; its bound is the ephemeral port range. */
 const WINDOWS_SOCKET_BUDGET = 2048;
 
-/** The real network probe: node:net, node:tls and node:dns only. */
-export function createNetProbe(): NetProbe {
+/** The real network probe and, when libuv's TCP handle is usable here, the engine behind its `connect`. */
+export interface RealNetProbe extends NetProbe {
+  readonly engine: ProbeEngine | null;
+}
+
+/**
+ * The real network probe: node:net, node:tls and node:dns only. TCP connects go through one probe engine
+ * (host/probe-engine.ts) on libuv's TCP handle, or through net.Socket where that handle is not usable.
+ */
+export function createNetProbe(options: ProbeEngineOptions = {}): RealNetProbe {
   let budget: Promise<number> | undefined;
-  const connect = createRawConnect() ?? tcpConnect;
+  const engine = createProbeEngine(options);
+  const connect = engine?.connect ?? tcpConnect;
   return {
+    engine,
     socketBudget: () => {
       budget ??= readSocketBudget();
       return budget;

@@ -16,7 +16,8 @@ export async function createRealHost(): Promise<Host> {
     isPrivileged: await detectPrivilege(),
     exec: runCommand,
     sysinfo: createSysInfo(),
-    net: createNetProbe(),
+    // The probe helper process starts now, beside the phases that run before the network ones.
+    net: createNetProbe({ prewarm: true }),
     fs: createHostFs(),
     now: () => new Date(),
   };
