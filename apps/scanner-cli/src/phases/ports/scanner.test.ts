@@ -31,12 +31,17 @@ describe("scanTcpPorts against loopback listeners", () => {
     for (const s of servers) await new Promise<void>((r) => s.close(() => r()));
   });
 
-  for (const [name, net] of [
-    ["the host's probe", createNetProbe()],
-    ["the net.Socket probe", { connect: tcpConnect }],
+  // A probe whose engine hands most probes to its helper process (small local window, prewarmed).
+  const withHelper = createNetProbe({ helpers: 1, localWindow: 16, prewarm: true });
+  afterAll(() => withHelper.engine?.close());
+
+  for (const [name, net, concurrency] of [
+    ["the host's probe", createNetProbe(), 64],
+    ["the net.Socket probe", { connect: tcpConnect }, 64],
+    ["the host's probe and its helper process", withHelper, 512],
   ] as const) {
     it(`finds exactly the open ports with ${name}, in host then port order`, async () => {
-      const report = await scanTcpPorts({ net, hosts: HOSTS, ports: TOP_100_TCP_PORTS, concurrency: 64 });
+      const report = await scanTcpPorts({ net, hosts: HOSTS, ports: TOP_100_TCP_PORTS, concurrency });
       expect(report.open.map((o) => `${o.host}:${o.port}`)).toEqual([
         "127.0.3.1:23",
         "127.0.3.1:3389",
@@ -46,9 +51,16 @@ describe("scanTcpPorts against loopback listeners", () => {
       expect(report.closed).toBe(HOSTS.length * 100 - 4);
       expect(report.filtered).toBe(0);
       expect(report.answeringHosts).toHaveLength(20);
-      expect(report.peakInFlight).toBeLessThanOrEqual(64);
+      expect(report.peakInFlight).toBeLessThanOrEqual(concurrency);
     });
   }
+
+  it("used the helper process when it was ready", () => {
+    // The scan above ran with the helper started at probe creation; if it was up in time it took probes.
+    const stats = withHelper.engine?.stats();
+    if (stats && stats.helpersReady > 0) expect(stats.helperProbes).toBeGreaterThan(0);
+    expect(stats?.requeued ?? 0).toBe(0);
+  });
 });
 
 /** A scripted network: answers per host:port, with a delay, counting sockets in flight. */

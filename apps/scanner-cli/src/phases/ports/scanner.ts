@@ -35,11 +35,13 @@ export interface PortScanReport {
 /** Floor under which a local shortage (EMFILE, no ephemeral ports) never pushes the concurrency. */
 const MIN_CONCURRENCY = 16;
 /**
- * Sockets in flight while targets answer promptly. More buys nothing when answers come back in microseconds
- * (loopback, a LAN): the kernel's connect path is the bottleneck and a crowded socket table slows it. Each probe
- * that times out raises the bound by one, up to the budget, so silent hosts are waited on in parallel.
+ * Probes in flight while targets answer promptly. On loopback or a LAN answers come back in microseconds and the
+ * scan is bound by CPU (the kernel's connect path): enough must be out to keep this process and the host's probe
+ * helper busy (host/probe-engine.ts: 128 here, up to 768 queued in the helper of which 256 hold sockets), more
+ * buys nothing. Each probe that times out raises the bound by one, up to the budget, so silent hosts are waited
+ * on in parallel.
  */
-const RESPONSIVE_CONCURRENCY = 256;
+const RESPONSIVE_CONCURRENCY = 1024;
 
 interface Probe {
   readonly host: number;
