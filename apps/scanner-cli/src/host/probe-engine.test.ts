@@ -54,6 +54,16 @@ describe("probe engine (loopback)", () => {
     });
   }
 
+  it.runIf(SOCKET_REUSE)("keeps reusing refused sockets after an address no socket can take", async () => {
+    const e = engine({ helpers: 0 });
+    for (let i = 0; i < 3; i++) expect((await e.connect(CLOSED_HOST, port, 1000)).state).toBe("closed");
+    expect((await e.connect("not-an-address.invalid", port, 1000)).state).toBe("filtered");
+    const reused = e.stats().reusedSockets;
+    expect((await e.connect(CLOSED_HOST, port, 1000)).state).toBe("closed");
+    expect((await e.connect(CLOSED_HOST, port, 1000)).state).toBe("closed");
+    expect(e.stats().reusedSockets).toBeGreaterThan(reused);
+  });
+
   it("times every probe out from one sweeping timer, within a sweep of its deadline", async () => {
     const e = engine({ helpers: 0, sweepMs: 10 });
     const started = performance.now();

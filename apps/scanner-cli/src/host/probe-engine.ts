@@ -215,6 +215,7 @@ export class ProbeEngine {
     this.armSweeper();
     let handle = this.reuse ? (v6 ? this.spare6 : this.spare4).pop() : undefined;
     let err = 0;
+    let refusedAgain = false;
     if (handle !== undefined) {
       // The first connect() resets the refused socket (ECONNABORTED); the second is the probe, whose own errors
       // are answers as on a fresh socket.
@@ -223,16 +224,20 @@ export class ProbeEngine {
         err = first === 0 ? 0 : connectOn(handle, v6, req, slot.host, slot.port);
         this.counts.reusedSockets++;
       } else {
-        // Not the behaviour reuse relies on: fresh sockets from now on, and this probe on one.
+        // Either the address is unusable (not an IP literal: a fresh socket says the same) or this system does
+        // not connect a refused socket again; the fresh socket below tells which.
         handle.close();
         handle = undefined;
-        this.reuse = false;
-        this.dropSpares();
+        refusedAgain = true;
       }
     }
     if (handle === undefined) {
       handle = new this.tcp.TCP(this.tcp.constants.SOCKET);
       err = connectOn(handle, v6, req, slot.host, slot.port);
+      if (refusedAgain && err === 0) {
+        this.reuse = false;
+        this.dropSpares();
+      }
     }
     slot.handle = handle;
     if (err !== 0) this.settle(slot, this.classify(err), performance.now() - slot.started, false);
@@ -346,6 +351,8 @@ export class ProbeEngine {
     if (index < 0) return;
     this.links.splice(index, 1);
     if (reason !== "closed") this.helperError = reason;
+    // A helper that cannot probe on this Node (no usable TCP handle) is not started again.
+    if (reason.startsWith("helper cannot probe")) this.spawnsLeft = 0;
     const orphans: Slot[] = [];
     for (const slot of this.live.values()) if (slot.helper === link) orphans.push(slot);
     for (const slot of orphans) {

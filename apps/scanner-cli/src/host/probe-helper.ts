@@ -146,14 +146,18 @@ function start(id, host, port, timeoutMs) {
     if (err === aborted) err = v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
     else if (err !== 0) {
       handle.close();
-      handle = undefined;
+      handle = null;
+    }
+  }
+  if (handle === undefined || handle === null) {
+    const retried = handle === null;
+    handle = new TCP(SOCKET);
+    err = v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
+    // A fresh socket takes the address the refused one would not: no reuse on this system.
+    if (retried && err === 0) {
       reuse = false;
       dropSpares();
     }
-  }
-  if (handle === undefined) {
-    handle = new TCP(SOCKET);
-    err = v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
   }
   req.handle = handle;
   if (err !== 0) finish(req, classify(err), false);
