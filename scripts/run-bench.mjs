@@ -22,6 +22,14 @@ if (names.length === 0) {
   process.exit(available.length === 0 ? 1 : 0);
 }
 
+// Benchmarks measure the built code, as it is deployed.
+const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--output-logs=errors-only"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 for (const name of names) {
   if (!available.includes(name)) {
     console.error(`unknown benchmark "${name}"; available: ${available.join(", ") || "none"}`);

@@ -11,7 +11,7 @@ import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
 import { recordAssessment } from "../../apps/server/src/services/grades.js";
 import { addPractice } from "../../apps/server/src/services/practices.js";
 import { openStore } from "../../apps/server/src/store/store.js";
-import { rssOf, spawnNode } from "../lib/process.js";
+import { cpuSecondsOf, rssOf, spawnNode } from "../lib/process.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
@@ -27,6 +27,9 @@ interface Result {
   errors: number;
   non2xx: number;
   rss: { rssMiB: number; peakMiB: number };
+  /** Cores used on average during the run: load generator (this process) and server. */
+  loadgenCpu: number;
+  serverCpu: number;
 }
 
 async function load(name: string, url: string, ca: string, pid: number, keys: string[] | null): Promise<Result> {
@@ -49,7 +52,10 @@ async function load(name: string, url: string, ca: string, pid: number, keys: st
       ],
     });
   await run(2); // warm-up: JIT, connection setup, SQLite page cache
+  const cpu0 = process.cpuUsage();
+  const server0 = cpuSecondsOf(pid);
   const r = await run(DURATION_S);
+  const cpu = process.cpuUsage(cpu0);
   return {
     name,
     rps: r.requests.average,
@@ -58,6 +64,8 @@ async function load(name: string, url: string, ca: string, pid: number, keys: st
     errors: r.errors,
     non2xx: r.non2xx,
     rss: rssOf(pid),
+    loadgenCpu: (cpu.user + cpu.system) / 1e6 / DURATION_S,
+    serverCpu: (cpuSecondsOf(pid) - server0) / DURATION_S,
   };
 }
 
@@ -97,7 +105,8 @@ async function main() {
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : [];
     const full = await spawnNode(
-      [...profile, join(root, "apps/server/src/bin.ts"), "serve"],
+      // The built server, as deployments run it (npm run bench builds first).
+      [...profile, join(root, "apps/server/dist/bin.js"), "serve"],
       { HCS_DATA_DIR: dataDir, HCS_PORT: "0", HCS_LOG_LEVEL: "warn" },
       /listening on (https:\/\/\S+)/,
     );
@@ -122,31 +131,36 @@ async function main() {
       console.log(
         `\nGET /v1/a2a/grade/{npi}, ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} keys, Node ${process.version}`,
       );
-      console.log("run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)");
+      console.log(
+        "run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)  CPU server/loadgen",
+      );
       for (const r of [baseline, pipeline]) {
         console.log(
-          `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`,
+          `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`.padEnd(
+            83,
+          ) + `  ${r.serverCpu.toFixed(2)} / ${r.loadgenCpu.toFixed(2)}`,
         );
       }
       console.log(
         `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.50); full p99 ${pipeline.p99} ms (target < 25); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 200)`,
       );
-      const verify = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
-      const audited = await verify.db
-        .selectFrom("audit_events")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow();
-      const charged = await verify.db
-        .selectFrom("credit_ledger")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("operation", "=", "grade")
-        .executeTakeFirstOrThrow();
-      console.log(`store after the run: ${audited.n} audit events, ${charged.n} grade charges in the ledger`);
-      await verify.close();
       if (pipeline.non2xx > 0) console.log(`WARNING: ${pipeline.non2xx} non-2xx responses in the full run`);
     } finally {
       await Promise.all([full.proc.stop(), bare.proc.stop()]);
     }
+    // After the server stopped (requests in flight when the load ended are settled by then): every request that was
+    // charged has its audit event, in the same transaction.
+    const verify = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
+    const [orphans] = await verify.hot.all<{ n: number }>(
+      verify.db,
+      "select count(*) as n from credit_ledger l where l.operation = 'grade' and not exists (select 1 from audit_events a where a.request_id = l.reference)",
+      [],
+    );
+    const [events] = await verify.hot.all<{ n: number }>(verify.db, "select count(*) as n from audit_events", []);
+    console.log(
+      `store after the run: ${events?.n} audit events; grade charges without their audit event: ${orphans?.n}`,
+    );
+    await verify.close();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Spawns a Node process (TypeScript through tsx) and resolves once `ready` matches its output. */
+/** Spawns a Node process (TypeScript through tsx; plain .js runs as is) and resolves once `ready` matches its output. */
 export function spawnNode(
   args: string[],
   env: Record<string, string>,
@@ -54,4 +54,10 @@ export function rssOf(pid: number): { rssMiB: number; peakMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rssMiB: kb("VmRSS") / 1024, peakMiB: kb("VmHWM") / 1024 };
+}
+
+/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; clock ticks are 100 Hz). */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

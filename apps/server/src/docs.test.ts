@@ -14,7 +14,12 @@ describe("docs stay true", () => {
     const rows = doc
       .split("\n")
       .filter((l) => l.startsWith("| `"))
-      .map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     const table = Object.fromEntries(rows.map(([name, def]) => [name!.replace(/`/g, ""), def]));
     for (const v of CONFIG_VARIABLES) expect(table[v.name], v.name).toBe(v.default);
   });

@@ -1,7 +1,12 @@
+import { httpStatusFor } from "@hcs/protocol";
 import type { Logger } from "pino";
+import type { ServiceError } from "../errors.js";
 import { type AuditEvent, appendAuditEvent, outcomeOf } from "../services/audit.js";
+import { insufficientCredits } from "../services/credit-errors.js";
+import { chargeCredits } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { errorBody } from "./error-body.js";
+import { incrementWindows, rateLimitedError, setRateHeaders } from "./rate-limit.js";
 import type { HcsContext, HcsMiddleware } from "./state.js";
 
 function eventOf(ctx: HcsContext, deps: ServiceDeps, status: number, durationMs: number): AuditEvent {
@@ -21,30 +26,65 @@ function eventOf(ctx: HcsContext, deps: ServiceDeps, status: number, durationMs:
 }
 
 /**
- * Writes an audit event for every request after its response is decided and before it is sent, so the trail is
- * durable before the client sees the answer. Events hold ids, never keys or bodies. If the event cannot be
- * written the request fails closed with 500. A handler that commits the write deciding its response (a credit
- * charge) may write the event in that same transaction through `ctx.state.auditInline`.
+ * Settles every request in one transaction, written after its response is decided and before it is sent, so the
+ * trail is durable before the client sees the answer: the rate-limit count of a settleable request (GET), the
+ * credits of a metered operation, and the audit event with the final status. Requests of one event-loop turn share
+ * the transaction (group commit). The count may turn the response into a 429 and a failed charge into a 402 — in
+ * both cases nothing is charged. Events hold ids, never keys or bodies. If the transaction fails the request fails
+ * closed with 500. A handler that commits its own decisive write (a dispatched job) may write the event in that
+ * transaction through `ctx.state.auditInline`.
  */
 export function auditTrail(deps: ServiceDeps, logger: Logger): HcsMiddleware {
+  const { hot } = deps.store;
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
     let inlineStatus: number | null = null;
     ctx.state.auditInline = async (trx, status) => {
-      await appendAuditEvent(trx, eventOf(ctx, deps, status, elapsed()));
+      await appendAuditEvent(hot, trx, eventOf(ctx, deps, status, elapsed()));
       inlineStatus = status;
     };
     try {
       await next();
     } finally {
-      const durationMs = elapsed();
+      const { rate, charge } = ctx.state.settlement;
+      const caller = ctx.state.caller;
+      const nowMs = deps.now().getTime();
       try {
-        // Written already with the status the response has: nothing left to record.
-        if (inlineStatus !== ctx.status)
-          await deps.store.writes.run((trx) => appendAuditEvent(trx, eventOf(ctx, deps, ctx.status, durationMs)));
+        const settled = await deps.store.writes.run(async (trx) => {
+          const windows = rate ? await incrementWindows(hot, trx, rate, nowMs) : null;
+          const limited = windows ? rateLimitedError(windows, nowMs) : null;
+          let veto: ServiceError | null = limited?.error ?? null;
+          let balance: number | null = null;
+          if (!veto && charge && caller && ctx.status < 400) {
+            const c = await chargeCredits(hot, trx, {
+              accountId: caller.accountId,
+              amount: charge.price,
+              operation: charge.operation,
+              reference: ctx.state.requestId,
+              at: new Date(nowMs).toISOString(),
+            });
+            balance = c.balance;
+            if (!c.charged) veto = insufficientCredits(charge.price, c.balance);
+          }
+          const status = veto ? httpStatusFor(veto.code) : ctx.status;
+          if (inlineStatus !== status) await appendAuditEvent(hot, trx, eventOf(ctx, deps, status, elapsed()));
+          return { windows, limited, veto, balance };
+        });
+        if (settled.windows) setRateHeaders(ctx, settled.windows);
+        if (settled.limited) ctx.set("Retry-After", String(settled.limited.retryAfter));
+        if (settled.veto) {
+          ctx.status = httpStatusFor(settled.veto.code);
+          ctx.body = errorBody(settled.veto.code, settled.veto.message, ctx.state.requestId, settled.veto.details);
+        } else if (charge && settled.balance !== null) {
+          ctx.set("X-Credits-Charged", String(charge.price));
+          ctx.set("X-Credits-Remaining", String(settled.balance));
+        }
       } catch (err) {
-        logger.error({ err, request_id: ctx.state.requestId }, "audit event could not be written");
+        logger.error(
+          { err, request_id: ctx.state.requestId },
+          "request could not be settled (audit event not written)",
+        );
         ctx.status = 500;
         ctx.body = errorBody("internal", "internal error; quote the request id when reporting it", ctx.state.requestId);
       }
@@ -54,8 +94,8 @@ export function auditTrail(deps: ServiceDeps, logger: Logger): HcsMiddleware {
           method: ctx.method,
           path: ctx.path,
           status: ctx.status,
-          ms: Math.round(durationMs * 10) / 10,
-          key_id: ctx.state.caller?.keyId,
+          ms: Math.round(elapsed() * 10) / 10,
+          key_id: caller?.keyId,
         },
         "request",
       );

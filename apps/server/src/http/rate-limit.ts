@@ -1,7 +1,9 @@
 import { RATE_LIMITS } from "@hcs/protocol";
-import { sql } from "kysely";
+import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { HotSql } from "../store/hot-sql.js";
+import type { Database } from "../store/schema.js";
 import type { HcsContext, HcsMiddleware } from "./state.js";
 
 export interface RateWindow {
@@ -43,51 +45,108 @@ export interface WindowState {
   readonly resetAtMs: number;
 }
 
-/**
- * Counts one request against each window of the policy. Fixed windows aligned to the clock, counters in the
- * store (one upsert per window, in the group-commit batch) so every server process shares them.
- */
-export async function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
-  const nowMs = deps.now().getTime();
-  return deps.store.writes.run(async (trx) => {
-    const out: WindowState[] = [];
-    for (const w of policy.windows) {
-      const start = Math.floor(nowMs / w.windowMs) * w.windowMs;
-      const bucket = `${policy.bucket}:${w.windowMs}`;
-      const row = await trx
-        .insertInto("rate_limits")
-        .values({ bucket, window_start: start, count: 1, expires_at: start + w.windowMs })
-        .onConflict((oc) => oc.columns(["bucket", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + 1` }))
-        .returning("count")
-        .executeTakeFirstOrThrow();
-      out.push({ limit: w.limit, count: Number(row.count), resetAtMs: start + w.windowMs });
-    }
-    return out;
-  });
-}
+const windowStart = (nowMs: number, w: RateWindow) => Math.floor(nowMs / w.windowMs) * w.windowMs;
+const bucketOf = (policy: RatePolicy, w: RateWindow) => `${policy.bucket}:${w.windowMs}`;
 
 /**
- * Rate-limit middleware: counts the request, sets X-RateLimit-Limit/Remaining/Reset (Reset in Unix epoch seconds)
- * on the response — errors included, since the error mapper keeps headers — and answers 429 with Retry-After
- * when a window is exhausted.
+ * Counts one request against each window of the policy, inside the caller's transaction (usually a group-commit
+ * batch). Fixed windows aligned to the clock; counters in the store (one upsert per window) so every server
+ * process shares them.
+ */
+export async function incrementWindows(
+  hot: HotSql,
+  trx: Transaction<Database>,
+  policy: RatePolicy,
+  nowMs: number,
+): Promise<WindowState[]> {
+  const out: WindowState[] = [];
+  for (const w of policy.windows) {
+    const start = windowStart(nowMs, w);
+    // Hot path (every Group A/B request): one upsert per window.
+    const [row] = await hot.all<{ count: number }>(
+      trx,
+      "insert into rate_limits (bucket, window_start, count, expires_at) values (?, ?, 1, ?) on conflict (bucket, window_start) do update set count = rate_limits.count + 1 returning count",
+      [bucketOf(policy, w), start, start + w.windowMs],
+    );
+    if (!row) throw new Error("rate-limit upsert returned no row");
+    out.push({ limit: w.limit, count: Number(row.count), resetAtMs: start + w.windowMs });
+  }
+  return out;
+}
+
+/** Counts one request now, in its own group commit (for requests whose effects cannot be undone later). */
+export function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
+  const nowMs = deps.now().getTime();
+  return deps.store.writes.run((trx) => incrementWindows(deps.store.hot, trx, policy, nowMs));
+}
+
+/** True when a window would be exceeded by one more request, from the committed counts (a read, no write). */
+export async function wouldExceed(deps: ServiceDeps, policy: RatePolicy): Promise<boolean> {
+  const nowMs = deps.now().getTime();
+  for (const w of policy.windows) {
+    const [row] = await deps.store.hot.all<{ count: number }>(
+      deps.store.db,
+      "select count from rate_limits where bucket = ? and window_start = ?",
+      [bucketOf(policy, w), windowStart(nowMs, w)],
+    );
+    if (row && Number(row.count) >= w.limit) return true;
+  }
+  return false;
+}
+
+/** X-RateLimit-Limit/Remaining/Reset (Reset in Unix epoch seconds) of the tightest window. */
+export function setRateHeaders(ctx: HcsContext, windows: readonly WindowState[]): void {
+  const tightest = windows.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
+  ctx.set("X-RateLimit-Limit", String(tightest.limit));
+  ctx.set("X-RateLimit-Remaining", String(Math.max(0, tightest.limit - tightest.count)));
+  ctx.set("X-RateLimit-Reset", String(Math.ceil(tightest.resetAtMs / 1000)));
+}
+
+/** The 429 for windows that are over their limit (null when none is), with the Retry-After it needs. */
+export function rateLimitedError(
+  windows: readonly WindowState[],
+  nowMs: number,
+): { error: ServiceError; retryAfter: number } | null {
+  const exceeded = windows.filter((w) => w.count > w.limit);
+  if (exceeded.length === 0) return null;
+  const resetAt = Math.max(...exceeded.map((w) => w.resetAtMs));
+  const retryAfter = Math.max(1, Math.ceil((resetAt - nowMs) / 1000));
+  return {
+    retryAfter,
+    error: new ServiceError("rate_limited", `rate limit exceeded; retry in ${retryAfter} s`, {
+      limit: exceeded[0]!.limit,
+      retry_after_seconds: retryAfter,
+    }),
+  };
+}
+
+/** Requests that change nothing until they are settled: their count can join the request's final transaction. */
+const isSettleable = (method: string) => method === "GET" || method === "HEAD";
+
+/**
+ * Rate-limit middleware. Every Group A/B response carries X-RateLimit-Limit/Remaining/Reset — errors included — and
+ * a request over the limit gets 429 with Retry-After.
+ *
+ * GET requests have no effect until the request is settled (the audit middleware's final transaction charges
+ * credits there), so their count is added in that same transaction: a quick read refuses callers already over the
+ * limit, and the settlement refuses, without charging, a request that raced past the read. Other methods may act
+ * at once (create a job, issue a key), so they are counted before the handler runs.
  */
 export function rateLimit(deps: ServiceDeps, policyOf: (ctx: HcsContext) => RatePolicy): HcsMiddleware {
   return async (ctx, next) => {
-    const windows = await countRequest(deps, policyOf(ctx));
-    // The tightest window is the one reported.
-    const tightest = windows.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
-    ctx.set("X-RateLimit-Limit", String(tightest.limit));
-    ctx.set("X-RateLimit-Remaining", String(Math.max(0, tightest.limit - tightest.count)));
-    ctx.set("X-RateLimit-Reset", String(Math.ceil(tightest.resetAtMs / 1000)));
-    const exceeded = windows.filter((w) => w.count > w.limit);
-    if (exceeded.length > 0) {
-      const resetAt = Math.max(...exceeded.map((w) => w.resetAtMs));
-      const retryAfter = Math.max(1, Math.ceil((resetAt - deps.now().getTime()) / 1000));
-      ctx.set("Retry-After", String(retryAfter));
-      throw new ServiceError("rate_limited", `rate limit exceeded; retry in ${retryAfter} s`, {
-        limit: exceeded[0]!.limit,
-        retry_after_seconds: retryAfter,
-      });
+    const policy = policyOf(ctx);
+    if (isSettleable(ctx.method)) {
+      ctx.state.settlement.rate = policy;
+      if (await wouldExceed(deps, policy)) throw new ServiceError("rate_limited", "rate limit exceeded");
+      await next();
+      return;
+    }
+    const windows = await countRequest(deps, policy);
+    setRateHeaders(ctx, windows);
+    const limited = rateLimitedError(windows, deps.now().getTime());
+    if (limited) {
+      ctx.set("Retry-After", String(limited.retryAfter));
+      throw limited.error;
     }
     await next();
   };

@@ -10,6 +10,7 @@ export function requestId(generate: () => string = randomUUID): HcsMiddleware {
     ctx.state.auditResource = null;
     ctx.state.rawBody = null;
     ctx.state.auditInline = null;
+    ctx.state.settlement = { rate: null, charge: null };
     ctx.set("X-Request-Id", ctx.state.requestId);
     await next();
   };

@@ -1,8 +1,10 @@
+import type { MeteredOperation } from "@hcs/protocol";
 import type { ParameterizedContext } from "koa";
 import type { Transaction } from "kysely";
 import type { ServiceError } from "../errors.js";
 import type { Caller } from "../services/api-keys.js";
 import type { Database } from "../store/schema.js";
+import type { RatePolicy } from "./rate-limit.js";
 
 /** Per-request state every middleware shares (Koa's ctx.state). */
 export interface HcsState {
@@ -20,6 +22,17 @@ export interface HcsState {
    * that decides the response), saving a group commit. Set by the audit middleware.
    */
   auditInline: ((trx: Transaction<Database>, status: number) => Promise<void>) | null;
+  /**
+   * What the request's final transaction (written by the audit middleware before the response is sent) must do
+   * besides the audit event: count the request against its rate-limit windows, and take the credits of a metered
+   * operation. Either may turn the response into a 429 or a 402.
+   */
+  settlement: Settlement;
+}
+
+export interface Settlement {
+  rate: RatePolicy | null;
+  charge: { readonly operation: MeteredOperation; readonly price: number } | null;
 }
 
 export type HcsContext = ParameterizedContext<HcsState>;

@@ -54,19 +54,19 @@ export async function authenticateApiKey(deps: ServiceDeps, presented: string): 
   const m = KEY_PATTERN.exec(presented);
   if (!m) throw new ServiceError("invalid_credentials", "the API key is not valid");
   const keyId = `key_${m[1]}`;
-  const row = await deps.store.db
-    .selectFrom("api_keys")
-    .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select([
-      "api_keys.secret_hash",
-      "api_keys.revoked_at",
-      "api_keys.expires_at",
-      "api_keys.account_id",
-      "accounts.plan",
-      "accounts.tier",
-    ])
-    .where("api_keys.id", "=", keyId)
-    .executeTakeFirst();
+  // Hot path (every authenticated request).
+  const [row] = await deps.store.hot.all<{
+    secret_hash: string;
+    revoked_at: string | null;
+    expires_at: string | null;
+    account_id: string;
+    plan: string;
+    tier: string;
+  }>(
+    deps.store.db,
+    "select k.secret_hash, k.revoked_at, k.expires_at, k.account_id, a.plan, a.tier from api_keys k join accounts a on a.id = k.account_id where k.id = ?",
+    [keyId],
+  );
   const expected = row ? Buffer.from(row.secret_hash, "hex") : DUMMY_HASH;
   const matches = timingSafeEqual(expected, sha256(m[2]!)) && row !== undefined;
   if (!matches || !row) throw new ServiceError("invalid_credentials", "the API key is not valid");

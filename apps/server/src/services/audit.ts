@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@hcs/protocol";
 import type { Transaction } from "kysely";
+import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
 export type AuditOutcome = "success" | "denied" | "failure";
@@ -37,11 +38,25 @@ export function outcomeOf(status: number): AuditOutcome {
 }
 
 /** Appends an audit event inside the caller's transaction (usually a group-commit batch). */
-export async function appendAuditEvent(trx: Transaction<Database>, event: AuditEvent): Promise<void> {
+export async function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, event: AuditEvent): Promise<void> {
   // duration is rounded so that the stored row and the hashed event are the same value.
   const e = { ...event, duration_ms: Math.round(event.duration_ms * 1000) / 1000 };
-  await trx
-    .insertInto("audit_events")
-    .values({ ...e, leaf_hash: auditLeafHash(e) })
-    .execute();
+  // Hot path (every request).
+  await hot.all(
+    trx,
+    "insert into audit_events (at, request_id, actor_key_id, actor_account_id, action, resource, outcome, status, client_ip, duration_ms, leaf_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [
+      e.at,
+      e.request_id,
+      e.actor_key_id,
+      e.actor_account_id,
+      e.action,
+      e.resource,
+      e.outcome,
+      e.status,
+      e.client_ip,
+      e.duration_ms,
+      auditLeafHash(e),
+    ],
+  );
 }

@@ -1,5 +1,6 @@
 import type { MeteredOperation } from "@hcs/protocol";
 import { sql, type Transaction } from "kysely";
+import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
 export type ChargeResult = { charged: true; balance: number } | { charged: false; balance: number };
@@ -10,6 +11,7 @@ export type ChargeResult = { charged: true; balance: number } | { charged: false
  * same credits, on SQLite or on PostgreSQL.
  */
 export async function chargeCredits(
+  hot: HotSql,
   trx: Transaction<Database>,
   input: {
     accountId: string;
@@ -19,28 +21,23 @@ export async function chargeCredits(
     at: string;
   },
 ): Promise<ChargeResult> {
-  const updated = await trx
-    .updateTable("accounts")
-    .set({ credits: sql`credits - ${input.amount}` })
-    .where("id", "=", input.accountId)
-    .where("credits", ">=", input.amount)
-    .returning("credits")
-    .executeTakeFirst();
+  // Hot path (every metered request).
+  const [updated] = await hot.all<{ credits: number }>(
+    trx,
+    "update accounts set credits = credits - ? where id = ? and credits >= ? returning credits",
+    [input.amount, input.accountId, input.amount],
+  );
   if (!updated) {
-    const row = await trx.selectFrom("accounts").select("credits").where("id", "=", input.accountId).executeTakeFirst();
+    const [row] = await hot.all<{ credits: number }>(trx, "select credits from accounts where id = ?", [
+      input.accountId,
+    ]);
     return { charged: false, balance: row?.credits ?? 0 };
   }
-  await trx
-    .insertInto("credit_ledger")
-    .values({
-      account_id: input.accountId,
-      delta: -input.amount,
-      balance_after: updated.credits,
-      operation: input.operation,
-      reference: input.reference,
-      created_at: input.at,
-    })
-    .execute();
+  await hot.all(
+    trx,
+    "insert into credit_ledger (account_id, delta, balance_after, operation, reference, created_at) values (?, ?, ?, ?, ?, ?)",
+    [input.accountId, -input.amount, updated.credits, input.operation, input.reference, input.at],
+  );
   return { charged: true, balance: updated.credits };
 }
 

@@ -177,22 +177,13 @@ async function computeAndStoreGrade(
  * made by an older scoring version. npi_not_found for unknown practices, no_grade_yet before any scan.
  */
 export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<GradeRecord> {
-  const row = await deps.store.db
-    .selectFrom("practices")
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom("grades")
-          .select(["npi", "record", "scoring_version"])
-          .where("npi", "=", npi)
-          .orderBy("id", "desc")
-          .limit(1)
-          .as("g"),
-      (join) => join.onRef("g.npi", "=", "practices.npi"),
-    )
-    .select(["practices.name", "g.record", "g.scoring_version"])
-    .where("practices.npi", "=", npi)
-    .executeTakeFirst();
+  // Hot path (every grade lookup): the latest grade row of the practice.
+  const rows = await deps.store.hot.all<{ name: string; record: string | null; scoring_version: string | null }>(
+    deps.store.db,
+    "select p.name, g.record, g.scoring_version from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi = ?",
+    [npi],
+  );
+  const row = rows[0];
   if (!row) throw new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`);
   if (row.record && row.scoring_version === SCORING_VERSION) return JSON.parse(row.record) as GradeRecord;
   const practiceName = row.name;
@@ -201,7 +192,13 @@ export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<Grade
 
 /** The latest stored grade record of a practice inside a transaction, or null before any. */
 export async function currentGradeIn(trx: Transaction<Database>, npi: string): Promise<GradeRecord | null> {
-  const row = await trx.selectFrom("grades").select("record").where("npi", "=", npi).orderBy("id", "desc").limit(1).executeTakeFirst();
+  const row = await trx
+    .selectFrom("grades")
+    .select("record")
+    .where("npi", "=", npi)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? (JSON.parse(row.record) as GradeRecord) : null;
 }
 

@@ -3,6 +3,7 @@ import { CREDIT_PRICES, type Job, JobSchema, type ScanDispatchAcceptance, type S
 import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
 import type { Database, JobsTable } from "../store/schema.js";
+import { insufficientCredits } from "./credit-errors.js";
 import { chargeCredits } from "./credits.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { getOwnedPractice } from "./practices.js";
@@ -94,7 +95,7 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
     estimateDurationMs(deps, input.scanType, input.npi),
     deps.store.writes.run(async (trx) => {
       const at = iso(deps.now());
-      const c = await chargeCredits(trx, {
+      const c = await chargeCredits(deps.store.hot, trx, {
         accountId: input.accountId,
         amount: price,
         operation,
@@ -131,16 +132,7 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
       return c;
     }),
   ]);
-  if (!charge.charged) {
-    throw new ServiceError(
-      "insufficient_credits",
-      `a ${input.scanType} scan costs ${price} credits; the account holds ${charge.balance}`,
-      {
-        required: price,
-        balance: charge.balance,
-      },
-    );
-  }
+  if (!charge.charged) throw insufficientCredits(price, charge.balance);
   return { status: "accepted", job_id: jobId, poll_url: pollUrlOf(jobId), estimated_duration_ms: estimate };
 }
 

@@ -147,7 +147,13 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
       const results = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
           store.writes.run((trx) =>
-            chargeCredits(trx, { accountId: account.id, amount: 25, operation: "grade", reference: `r${i}`, at }),
+            chargeCredits(store.hot, trx, {
+              accountId: account.id,
+              amount: 25,
+              operation: "grade",
+              reference: `r${i}`,
+              at,
+            }),
           ),
         ),
       );
@@ -343,7 +349,7 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
         client_ip: "127.0.0.1",
         duration_ms: 1.5,
       };
-      await store.writes.run((trx) => appendAuditEvent(trx, event));
+      await store.writes.run((trx) => appendAuditEvent(store.hot, trx, event));
       const row = await store.db
         .selectFrom("audit_events")
         .selectAll()

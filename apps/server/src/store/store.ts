@@ -3,6 +3,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { type HotSql, postgresHotSql, sqliteHotSql } from "./hot-sql.js";
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
 import type { Database } from "./schema.js";
@@ -15,6 +16,8 @@ export interface Store {
   readonly db: Kysely<Database>;
   /** Group commit for hot-path writes (DESIGN §4): ops queued in one event-loop turn share one transaction. */
   readonly writes: WriteBatcher;
+  /** Portable raw statements for the per-request hot path (see hot-sql.ts). */
+  readonly hot: HotSql;
   /** Where the data lives, for logs (never includes a password). */
   readonly description: string;
   migrate(): Promise<string[]>;
@@ -36,8 +39,7 @@ pg.types.setTypeParser(20, (v) => {
 export function openStore(options: StoreOptions): Store {
   if (options.engine === "sqlite") {
     const sqlite = new SQLite(options.file);
-    // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it returns,
-    // which group commit then amortizes across the requests of one event-loop turn.
+    // WAL lets readers in other processes run beside the writer.
     sqlite.pragma("journal_mode = WAL");
     // NORMAL in WAL mode: a commit survives a crash of this process (SIGKILL included) but is fsynced at
     // checkpoints rather than on every commit; FULL would block the event loop ~0.7 ms per commit here
@@ -46,7 +48,7 @@ export function openStore(options: StoreOptions): Store {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return makeStore("sqlite", db, `sqlite:${options.file}`);
+    return makeStore("sqlite", db, sqliteHotSql(sqlite), `sqlite:${options.file}`);
   }
   const url = new URL(options.url);
   const pool = new pg.Pool({
@@ -57,15 +59,21 @@ export function openStore(options: StoreOptions): Store {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   url.password = url.password ? "***" : "";
-  return makeStore("postgres", db, `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`);
+  return makeStore(
+    "postgres",
+    db,
+    postgresHotSql(),
+    `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`,
+  );
 }
 
-function makeStore(engine: Engine, db: Kysely<Database>, description: string): Store {
+function makeStore(engine: Engine, db: Kysely<Database>, hot: HotSql, description: string): Store {
   const writes = new WriteBatcher(db);
   return {
     engine,
     db,
     writes,
+    hot,
     description,
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(engine) } });

@@ -1,0 +1,13 @@
+import { ServiceError } from "../errors.js";
+
+/** The 402 of a metered operation the account cannot pay for (DESIGN §3.3: details carry required and balance). */
+export function insufficientCredits(required: number, balance: number): ServiceError {
+  return new ServiceError(
+    "insufficient_credits",
+    `this operation costs ${required} credits; the account holds ${balance}`,
+    {
+      required,
+      balance,
+    },
+  );
+}

@@ -1,0 +1,67 @@
+import type SQLite from "better-sqlite3";
+import { CompiledQuery, type Kysely, type Transaction } from "kysely";
+import type { Database } from "./schema.js";
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The few statements on every request's path (key lookup, rate-limit upsert, credit charge, audit insert, grade
+ * read) run through this: the same portable SQL text with `?` placeholders on both engines, without the query
+ * builder, whose cost per statement was larger than the statement itself on SQLite (docs/performance.md).
+ * Everything else goes through Kysely.
+ */
+export interface HotSql {
+  /** Rows of the statement (an empty list for statements without RETURNING). */
+  all<T>(executor: Executor, text: string, params: readonly unknown[]): Promise<T[]>;
+}
+
+type Param = string | number | bigint | Buffer | null;
+const toParam = (v: unknown): Param => (v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : (v as Param));
+
+/**
+ * SQLite: statements prepared once and run synchronously on the store's single connection. Inside a group-commit
+ * batch that connection holds the batch's transaction, so the statements join it; outside, they run on their own.
+ * Only hot-path tables are touched this way, and none of those reads depends on another request's uncommitted write.
+ */
+export function sqliteHotSql(sqlite: SQLite.Database): HotSql {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    all<T>(_executor: Executor, text: string, params: readonly unknown[]): Promise<T[]> {
+      let stmt = cache.get(text);
+      if (!stmt) {
+        stmt = sqlite.prepare(text);
+        cache.set(text, stmt);
+      }
+      try {
+        const args = params.map(toParam);
+        if (stmt.reader) return Promise.resolve(stmt.all(...args) as T[]);
+        stmt.run(...args);
+        return Promise.resolve([]);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    },
+  };
+}
+
+/** `?` placeholders to PostgreSQL's `$1, $2, …` (our hot statements never contain a literal question mark). */
+export function toDollarPlaceholders(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+/** PostgreSQL: the same text through Kysely's executor (the transaction's connection inside a batch). */
+export function postgresHotSql(): HotSql {
+  const texts = new Map<string, string>();
+  return {
+    async all<T>(executor: Executor, text: string, params: readonly unknown[]): Promise<T[]> {
+      let pgText = texts.get(text);
+      if (!pgText) {
+        pgText = toDollarPlaceholders(text);
+        texts.set(text, pgText);
+      }
+      const result = await executor.executeQuery<T>(CompiledQuery.raw(pgText, params.map(toParam)));
+      return result.rows as T[];
+    },
+  };
+}
