@@ -23,7 +23,7 @@ import { currentGradeIn, recordAssessmentIn } from "./grades.js";
 /** Verifies an Ed25519 signature (base64url) over `message` with a raw public key (base64url). */
 export function verifyEd25519(publicKey: string, message: string, signature: string): boolean {
   const sig = base64UrlDecode(signature);
-  if (!sig || sig.length !== 64) return false;
+  if (sig?.length !== 64) return false;
   try {
     const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: publicKey }, format: "jwk" });
     return verify(null, Buffer.from(message, "utf8"), key, sig);

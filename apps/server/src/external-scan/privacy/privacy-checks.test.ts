@@ -45,7 +45,7 @@ describe("evaluateTrackers", () => {
     expect(publicFindings.map((f) => [f.title, f.severity])).toEqual([
       ["Google Tag Manager runs on the public website", "low"],
     ]);
-    expect((publicFindings[0]?.evidence?.pages as { path: string }[]).map((p) => p.path)).toEqual(["/", "/services/"]);
+    expect((publicFindings[0]!.evidence.pages as { path: string }[]).map((p) => p.path)).toEqual(["/", "/services/"]);
   });
 
   it("weighs ad pixels and session replay on public pages above analytics", () => {
