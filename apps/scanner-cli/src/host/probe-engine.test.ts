@@ -78,6 +78,11 @@ describe("probe engine (loopback)", () => {
     expect(performance.now() - started).toBeLessThan(295 + 10 + SLACK_MS);
   });
 
+  it("treats a timeout that is not a positive number as already due", async () => {
+    const e = engine({ helpers: 0 });
+    for (const t of [Number.NaN, -5, 0]) expect((await e.connect(HOLE_HOST, hole.port, t)).state).toBe("filtered");
+  });
+
   it("reads an answer that arrived while the loop was busy before calling the probe filtered", async () => {
     const e = engine({ helpers: 0, sweepMs: 5 });
     const pending = e.connect(CLOSED_HOST, port, 20);

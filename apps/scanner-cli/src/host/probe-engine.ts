@@ -159,7 +159,8 @@ export class ProbeEngine {
     this.connect = (host, port, timeoutMs, signal) => {
       if (signal?.aborted) return Promise.resolve(FILTERED_AT_ONCE);
       return new Promise((resolve) => {
-        const slot = new Slot(this.nextId++, host, port, timeoutMs, signal, resolve);
+        // A timeout that is not a positive number (NaN, negative) expires at the next sweep, as setTimeout would.
+        const slot = new Slot(this.nextId++, host, port, timeoutMs > 0 ? timeoutMs : 0, signal, resolve);
         if (signal !== undefined && !this.watched.has(signal)) this.watch(signal);
         if (this.localInFlight < this.localWindow || this.helperCount === 0) this.startLocal(slot);
         else {
