@@ -1,5 +1,6 @@
 import { type GradeRecord, type JobResult, JobResultSchema, SEVERITIES } from "@hcs/protocol";
 import type { Transaction } from "kysely";
+import { findingView } from "../services/grades.js";
 import type { Database } from "../store/schema.js";
 
 const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((s, i) => [s, i])) as Record<string, number>;
@@ -17,22 +18,7 @@ export async function buildJobResult(trx: Transaction<Database>, grade: GradeRec
     .where("resolved_at", "is", null)
     .execute();
   const findings = rows
-    .map((r) => ({
-      id: r.finding_id,
-      check_id: r.check_id,
-      source: r.source,
-      category: r.category,
-      severity: r.severity,
-      title: r.title,
-      detail: r.detail,
-      evidence: JSON.parse(r.evidence),
-      remediation: r.remediation,
-      controls: JSON.parse(r.controls),
-      ...(r.host ? { host: r.host } : {}),
-      ...(r.grade_cap ? { grade_cap: r.grade_cap } : {}),
-      first_seen: r.first_seen,
-      last_seen: r.last_seen,
-    }))
+    .map(findingView)
     .sort(
       (a, b) =>
         SEVERITY_RANK[a.severity]! - SEVERITY_RANK[b.severity]! ||

@@ -11,7 +11,7 @@ import {
 } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
-import type { Database } from "../store/schema.js";
+import type { Database, FindingsTable } from "../store/schema.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { getPractice } from "./practices.js";
 
@@ -202,16 +202,9 @@ export async function currentGradeIn(trx: Transaction<Database>, npi: string): P
   return row ? (JSON.parse(row.record) as GradeRecord) : null;
 }
 
-/** Open findings of a practice, newest first. */
-export async function openFindings(deps: ServiceDeps, npi: string) {
-  const rows = await deps.store.db
-    .selectFrom("findings")
-    .selectAll()
-    .where("npi", "=", npi)
-    .where("resolved_at", "is", null)
-    .orderBy("last_seen", "desc")
-    .execute();
-  return rows.map((r) => ({
+/** A stored finding row as the API shows it (FindingSchema). */
+export function findingView(r: FindingsTable) {
+  return {
     id: r.finding_id,
     check_id: r.check_id,
     source: r.source,
@@ -226,5 +219,17 @@ export async function openFindings(deps: ServiceDeps, npi: string) {
     ...(r.grade_cap ? { grade_cap: r.grade_cap } : {}),
     first_seen: r.first_seen,
     last_seen: r.last_seen,
-  }));
+  };
+}
+
+/** Open findings of a practice (inside `trx` when given), newest first. */
+export async function openFindings(deps: ServiceDeps, npi: string, trx?: Transaction<Database>) {
+  const rows = await (trx ?? deps.store.db)
+    .selectFrom("findings")
+    .selectAll()
+    .where("npi", "=", npi)
+    .where("resolved_at", "is", null)
+    .orderBy("last_seen", "desc")
+    .execute();
+  return rows.map(findingView);
 }

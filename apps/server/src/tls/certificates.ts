@@ -1,85 +1,156 @@
-import { createHash, generateKeyPairSync, randomBytes, X509Certificate } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPair,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+  X509Certificate,
+} from "node:crypto";
 import { isIP } from "node:net";
+import { promisify } from "node:util";
 import forge from "node-forge";
 
+/**
+ * X.509 for the server's own CA, the sample practices and the test receivers, in one place. node-forge lays out
+ * the certificate; keys come from Node's native RSA generator and the signature from node:crypto (forge's pure-JS
+ * RSA takes about a second per signature, native signing well under a millisecond).
+ */
 export interface KeyAndCert {
   readonly keyPem: string;
   readonly certPem: string;
 }
 
-// Keys come from Node's native RSA generator (node-forge's pure-JS one takes seconds); forge builds the X.509.
-function rsaKeyPair(bits: number): {
-  privateKeyPem: string;
-  publicKey: forge.pki.rsa.PublicKey;
-  privateKey: forge.pki.rsa.PrivateKey;
-} {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: bits });
-  const privateKeyPem = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
-  const forgeKey = forge.pki.privateKeyFromPem(privateKeyPem);
-  return { privateKeyPem, privateKey: forgeKey, publicKey: forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e) };
+export interface RsaKey {
+  readonly privateKey: KeyObject;
+  readonly privateKeyPem: string;
+  readonly forgePublicKey: forge.pki.PublicKey;
+  readonly publicKeyDer: Buffer;
 }
 
-function serial(): string {
-  // Positive 128-bit serial (leading nibble < 8 keeps the DER integer positive).
+/** A CA able to issue: its certificate and its key (as a KeyObject, for native signing). */
+export interface Issuer {
+  readonly certPem: string;
+  readonly key: KeyObject;
+}
+
+// forge exposes getTBSCertificate at runtime but not in its type declarations.
+const pki = forge.pki as typeof forge.pki & { getTBSCertificate(cert: forge.pki.Certificate): forge.asn1.Asn1 };
+const DAY_MS = 86_400_000;
+const generateRsa = promisify(generateKeyPair);
+
+function rsaKeyFrom(privateKey: KeyObject, publicKey: KeyObject): RsaKey {
+  return {
+    privateKey,
+    privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    forgePublicKey: pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString()),
+    publicKeyDer: publicKey.export({ type: "spki", format: "der" }),
+  };
+}
+
+/** A new RSA key, generated synchronously (server start-up). */
+export function rsaKeySync(bits: number): RsaKey {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: bits });
+  return rsaKeyFrom(privateKey, publicKey);
+}
+
+/** A new RSA key, generated on libuv's thread pool (several at once for the sample practices). */
+export async function rsaKey(bits: number): Promise<RsaKey> {
+  const { privateKey, publicKey } = await generateRsa("rsa", { modulusLength: bits });
+  return rsaKeyFrom(privateKey, publicKey);
+}
+
+function serialNumber(): string {
   const b = randomBytes(16);
-  b[0] = b[0]! & 0x7f;
+  b[0] = b[0]! & 0x7f; // a positive DER integer
   return b.toString("hex");
 }
 
-/** Creates a self-signed CA certificate (10 years). */
-export function createCertificateAuthority(commonName: string, now = new Date()): KeyAndCert {
-  const keys = rsaKeyPair(3072);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = new Date(now.getTime() - 60_000);
-  cert.validity.notAfter = new Date(now.getTime() + 10 * 365 * 24 * 3600 * 1000);
-  const attrs = [
-    { name: "commonName", value: commonName },
-    { name: "organizationName", value: "HCS self-managed CA" },
+/** Signs the certificate's TBS part with node:crypto (SHA-256 with RSA). */
+function signNatively(cert: forge.pki.Certificate, issuerKey: KeyObject): string {
+  cert.siginfo.algorithmOid = pki.oids.sha256WithRSAEncryption!;
+  cert.signatureOid = pki.oids.sha256WithRSAEncryption!;
+  const tbs = pki.getTBSCertificate(cert);
+  cert.tbsCertificate = tbs;
+  cert.signature = sign("sha256", Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary"), issuerKey).toString(
+    "binary",
+  );
+  return pki.certificateToPem(cert);
+}
+
+/** A self-signed CA certificate for `key`, valid from `notBefore` for `days`. */
+export function createCaCertificate(
+  key: RsaKey,
+  o: { commonName: string; organization: string; notBefore: Date; days: number },
+): Issuer & KeyAndCert {
+  const cert = pki.createCertificate();
+  cert.publicKey = key.forgePublicKey;
+  cert.serialNumber = serialNumber();
+  cert.validity.notBefore = o.notBefore;
+  cert.validity.notAfter = new Date(o.notBefore.getTime() + o.days * DAY_MS);
+  const subject = [
+    { name: "commonName", value: o.commonName },
+    { name: "organizationName", value: o.organization },
   ];
-  cert.setSubject(attrs);
-  cert.setIssuer(attrs);
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
   cert.setExtensions([
     { name: "basicConstraints", cA: true, critical: true },
     { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
     { name: "subjectKeyIdentifier" },
   ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert) };
+  return { certPem: signNatively(cert, key.privateKey), key: key.privateKey, keyPem: key.privateKeyPem };
 }
 
-/** Issues a TLS server certificate for the given DNS names and IP addresses, signed by `ca` (825 days max). */
+/** A TLS server certificate for DNS names and IP addresses, issued by `issuer`, valid from `notBefore` for `days`. */
+export function issueCertificate(
+  issuer: Issuer,
+  key: RsaKey,
+  o: { hosts: readonly string[]; notBefore: Date; days: number },
+): KeyAndCert {
+  if (o.hosts.length === 0) throw new RangeError("a server certificate needs at least one host");
+  const caCert = pki.certificateFromPem(issuer.certPem);
+  const cert = pki.createCertificate();
+  cert.publicKey = key.forgePublicKey;
+  cert.serialNumber = serialNumber();
+  cert.validity.notBefore = o.notBefore;
+  cert.validity.notAfter = new Date(o.notBefore.getTime() + o.days * DAY_MS);
+  cert.setSubject([{ name: "commonName", value: o.hosts[0]! }]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: false },
+    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: "extKeyUsage", serverAuth: true },
+    { name: "subjectAltName", altNames: o.hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) },
+    { name: "subjectKeyIdentifier" },
+    { name: "authorityKeyIdentifier", keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  return { keyPem: key.privateKeyPem, certPem: signNatively(cert, issuer.key) };
+}
+
+/** The server's own CA: RSA-3072, ten years. */
+export function createCertificateAuthority(commonName: string, now = new Date()): KeyAndCert {
+  return createCaCertificate(rsaKeySync(3072), {
+    commonName,
+    organization: "HCS self-managed CA",
+    notBefore: new Date(now.getTime() - 60_000),
+    days: 3650,
+  });
+}
+
+/** A server certificate (RSA-2048, 397 days by default) from a CA given as PEM. */
 export function issueServerCertificate(
   ca: KeyAndCert,
   hosts: readonly string[],
   now = new Date(),
   days = 397,
 ): KeyAndCert {
-  if (hosts.length === 0) throw new RangeError("a server certificate needs at least one host");
-  const caCert = forge.pki.certificateFromPem(ca.certPem);
-  const caKey = forge.pki.privateKeyFromPem(ca.keyPem);
-  const keys = rsaKeyPair(2048);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = new Date(now.getTime() - 60_000);
-  cert.validity.notAfter = new Date(now.getTime() + days * 24 * 3600 * 1000);
-  cert.setSubject([{ name: "commonName", value: hosts[0]! }]);
-  cert.setIssuer(caCert.subject.attributes);
-  cert.setExtensions([
-    { name: "basicConstraints", cA: false },
-    { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: "extKeyUsage", serverAuth: true },
-    {
-      name: "subjectAltName",
-      altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
-    },
-    { name: "subjectKeyIdentifier" },
-    { name: "authorityKeyIdentifier", keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
-  ]);
-  cert.sign(caKey, forge.md.sha256.create());
-  return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert) };
+  return issueCertificate({ certPem: ca.certPem, key: createPrivateKey(ca.keyPem) }, rsaKeySync(2048), {
+    hosts,
+    notBefore: new Date(now.getTime() - 60_000),
+    days,
+  });
 }
 
 /** SHA-256 of a certificate's DER encoding, lower-case hex (the pin deploy tokens carry). */
