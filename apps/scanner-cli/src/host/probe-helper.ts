@@ -199,6 +199,8 @@ process.on("disconnect", () => process.exit(0));
 if (TCP !== undefined) process.send({ t: "ready" });
 `;
 
+const USAGE_TIMEOUT_MS = 5_000;
+
 /** Messages a helper sends back. */
 type HelperMessage =
   | { t: "ready" }
@@ -257,8 +259,9 @@ export class HelperLink {
       if (this.gone) return;
       this.gone = true;
       this.ready = false;
-      for (const waiter of this.usageWaiters.values()) waiter(null);
+      for (const waiter of [...this.usageWaiters.values()]) waiter(null);
       this.usageWaiters.clear();
+      this.updateRef();
       events.gone(reason);
     };
     this.child.on("error", (error) => leave(`helper failed: ${error.message}`));
@@ -353,22 +356,24 @@ export class HelperLink {
     if (this.gone) return Promise.resolve(null);
     const q = this.nextQuery++;
     return new Promise((resolve) => {
+      // A helper too busy or stuck to answer within a while is reported as unknown, not waited on forever.
+      const timer = setTimeout(() => this.usageWaiters.get(q)?.(null), USAGE_TIMEOUT_MS);
       this.usageWaiters.set(q, (usage) => {
+        clearTimeout(timer);
+        this.usageWaiters.delete(q);
         resolve(usage);
         this.updateRef();
       });
       this.updateRef();
-      if (!this.post({ t: "s", q })) {
-        this.usageWaiters.delete(q);
-        this.updateRef();
-        resolve(null);
-      }
+      if (!this.post({ t: "s", q })) this.usageWaiters.get(q)?.(null);
     });
   }
 
   close(): void {
     this.gone = true;
     this.ready = false;
+    for (const waiter of [...this.usageWaiters.values()]) waiter(null);
+    this.updateRef();
     if (this.child.connected) this.child.disconnect();
     this.child.kill();
   }
