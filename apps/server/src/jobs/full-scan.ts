@@ -30,15 +30,22 @@ export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
         ...(deps.scanTimeoutMs ? { timeoutMs: deps.scanTimeoutMs } : {}),
       });
       if (result.categories.length === 0) {
-        // Nothing could be assessed: there is no grade to give. Refused targets will not change on retry.
+        // Nothing could be assessed, so there is no grade to give. Neither case is helped by an immediate retry:
+        // refused targets stay private, and every check already waited out its timeout. The caller gets a prompt,
+        // refunded failure that says what happened and may dispatch again later.
         const refused = result.checks.some((c) => c.status === "refused");
+        const statuses = [...new Set(result.checks.map((c) => c.status))].join(", ");
         throw refused
           ? new JobError(
               "target_refused",
               "every check was refused: the practice's addresses are private and private targets are not allowed",
               false,
             )
-          : new JobError("target_unreachable", "no check could reach the practice's domain or website", true);
+          : new JobError(
+              "target_unreachable",
+              `no check could reach the practice's domain or website (check outcomes: ${statuses})`,
+              false,
+            );
       }
       const findings: FindingParsed[] = result.findings.map((f) => FindingInputSchema.parse(f));
       return { source: "external", subject: result.target.domain, categories: result.categories, findings };

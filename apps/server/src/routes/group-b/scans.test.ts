@@ -278,3 +278,49 @@ describe("private targets are refused unless the operator allows them", () => {
     }
   }, 60_000);
 });
+
+describe("an unreachable practice", () => {
+  it("fails promptly with target_unreachable, refunded, when its DNS never answers", async () => {
+    const { startSilentDnsServer } = await import("../../external-scan/test-support/silent-servers.js");
+    const silent = await startSilentDnsServer();
+    const quiet = await startTestServer({
+      worker: true,
+      env: { HCS_DNS_SERVERS: `${silent.host}:${silent.port}`, HCS_ALLOW_PRIVATE_TARGETS: "1" },
+    });
+    try {
+      const a = await accountWithKey(quiet.server.deps, { credits: 1000 });
+      await addPractice(quiet.server.deps, {
+        npi: "1245319599",
+        name: "Quiet Clinic",
+        domain: "quiet-clinic.test",
+        website: "https://www.quiet-clinic.test/",
+        accountId: a.accountId,
+      });
+      const started = Date.now();
+      const res = await quiet.request("/v1/a2a/scans/dispatch", {
+        method: "POST",
+        headers: { "X-API-Key": a.apiKey },
+        body: { npi: "1245319599" },
+      });
+      expect(res.status).toBe(202);
+      let job: { status: string; attempts: number; error?: { code: string; message: string } };
+      do {
+        await new Promise((r) => setTimeout(r, 200));
+        job = (await quiet.request(res.json.poll_url, { headers: { "X-API-Key": a.apiKey } })).json;
+      } while (job.status !== "failed" && job.status !== "completed" && Date.now() - started < 90_000);
+      expect(job).toMatchObject({ status: "failed", attempts: 1, error: { code: "target_unreachable" } });
+      expect(job.error?.message).toContain("timeout");
+      // One scan budget (60 s) at most, in practice the DNS timeouts.
+      expect(Date.now() - started).toBeLessThan(65_000);
+      const credits = await quiet.server.deps.store.db
+        .selectFrom("accounts")
+        .select("credits")
+        .where("id", "=", a.accountId)
+        .executeTakeFirstOrThrow();
+      expect(credits.credits).toBe(1000);
+    } finally {
+      await quiet.close();
+      silent.stop();
+    }
+  }, 120_000);
+});
