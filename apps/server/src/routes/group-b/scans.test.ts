@@ -320,7 +320,7 @@ describe("an unreachable practice", () => {
       expect(credits.credits).toBe(1000);
     } finally {
       await quiet.close();
-      silent.stop();
+      await silent.stop();
     }
   }, 120_000);
 });
