@@ -177,6 +177,14 @@ async function computeAndStoreGrade(
  * made by an older scoring version. npi_not_found for unknown practices, no_grade_yet before any scan.
  */
 export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<GradeRecord> {
+  return JSON.parse(await gradeJsonForNpi(deps, npi)) as GradeRecord;
+}
+
+/**
+ * {@link gradeForNpi} as the stored JSON text: the lookup endpoint serves it as is (the record was validated
+ * against GradeRecordSchema when it was stored), without parsing and re-serializing on every request.
+ */
+export async function gradeJsonForNpi(deps: ServiceDeps, npi: string): Promise<string> {
   // Hot path (every grade lookup): the latest grade row of the practice.
   const rows = await deps.store.hot.all<{ name: string; record: string | null; scoring_version: string | null }>(
     deps.store.db,
@@ -185,9 +193,12 @@ export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<Grade
   );
   const row = rows[0];
   if (!row) throw new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`);
-  if (row.record && row.scoring_version === SCORING_VERSION) return JSON.parse(row.record) as GradeRecord;
+  if (row.record && row.scoring_version === SCORING_VERSION) return row.record;
   const practiceName = row.name;
-  return deps.store.db.transaction().execute((trx) => computeAndStoreGrade(trx, npi, practiceName, iso(deps.now())));
+  const record = await deps.store.db
+    .transaction()
+    .execute((trx) => computeAndStoreGrade(trx, npi, practiceName, iso(deps.now())));
+  return JSON.stringify(record);
 }
 
 /** The latest stored grade record of a practice inside a transaction, or null before any. */

@@ -1,5 +1,5 @@
 import { GradeRecordSchema } from "@hcs/protocol";
-import { gradeForNpi } from "../../services/grades.js";
+import { gradeJsonForNpi } from "../../services/grades.js";
 import { metered } from "../metering.js";
 import { NpiParamsSchema, npiParam } from "../params.js";
 import { defineRoute } from "../route.js";
@@ -29,6 +29,8 @@ export const gradeLookupRoute = defineRoute({
   async handler(ctx, deps) {
     const npi = npiParam(ctx);
     ctx.state.auditResource = `practice:${npi}`;
-    ctx.body = await metered(deps, ctx, "grade", () => gradeForNpi(deps, npi));
+    const json = await metered(deps, ctx, "grade", () => gradeJsonForNpi(deps, npi));
+    ctx.type = "application/json";
+    ctx.body = json;
   },
 });
