@@ -16,8 +16,9 @@ export async function createRealHost(): Promise<Host> {
     isPrivileged: await detectPrivilege(),
     exec: runCommand,
     sysinfo: createSysInfo(),
-    // The probe helper process starts now, beside the phases that run before the network ones.
-    net: createNetProbe({ prewarm: true }),
+    // The probe helper process starts at the first busy moment (more probes in flight than one process keeps):
+    // scans of a few hosts never need it and keep its ~45 MB; large scans pay its start-up once (docs/performance.md).
+    net: createNetProbe({ prewarm: false }),
     fs: createHostFs(),
     now: () => new Date(),
   };
