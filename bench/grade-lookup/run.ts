@@ -79,7 +79,7 @@ async function main() {
     const { account } = await createAccount(deps, {
       name: "Bench",
       plan: "enterprise",
-      tier: "standard",
+      tier: "bulk",
       credits: 1_000_000_000,
     });
     await addPractice(deps, {

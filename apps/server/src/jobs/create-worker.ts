@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { Config } from "../config.js";
-import { createExternalScanIO } from "../external-scan/index.js";
 import type { SecretBox } from "../secrets/master-key.js";
 import type { Store } from "../store/store.js";
 import { fullScanExecutor } from "./full-scan.js";
@@ -26,17 +25,17 @@ export function createWorker(
   deps: { store: Store; secrets: SecretBox; logger: Logger; now: () => Date },
 ): Worker {
   const extraCaPem = extraCaCertificates(config.extraCaFile);
-  const io = createExternalScanIO({
+  const ioOptions = {
     ...(config.dnsServers ? { dnsServers: [...config.dnsServers] } : {}),
     ...(extraCaPem.length > 0 ? { trustedCaPem: extraCaPem } : {}),
-  });
+  };
   return new Worker(
     {
       ...deps,
       executors: {
         full: fullScanExecutor({
           db: deps.store.db,
-          io,
+          ioOptions,
           allowPrivateTargets: config.allowPrivateTargets,
           now: deps.now,
         }),

@@ -1,12 +1,13 @@
 import { FindingInputSchema, type FindingParsed } from "@hcs/protocol";
 import type { Kysely } from "kysely";
-import { type ExternalScanIO, isExternalScanError, runExternalScan } from "../external-scan/index.js";
+import type { ExternalScanIO, ExternalScanIOOptions } from "../external-scan/index.js";
 import type { Database } from "../store/schema.js";
 import { JobError, type JobExecutor } from "./executors.js";
 
 export interface FullScanDeps {
   readonly db: Kysely<Database>;
-  readonly io: ExternalScanIO;
+  /** How to build the scan's IO (HCS_DNS_SERVERS, extra CAs); built once, at the first scan. */
+  readonly ioOptions: ExternalScanIOOptions;
   readonly allowPrivateTargets: boolean;
   readonly now: () => Date;
   /** Budget of one external scan (default: the engine's 60 s). */
@@ -15,7 +16,18 @@ export interface FullScanDeps {
 
 /** `full` scan: the external scan of the practice's domain and website, stored as the external subject. */
 export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
+  // The scan engine (HTML parser, tracker lists, DNS client) is loaded with the first scan, so processes that
+  // only serve requests never carry it.
+  let engine: Promise<{ io: ExternalScanIO; scan: typeof import("../external-scan/index.js") }> | null = null;
+  const loadEngine = () => {
+    engine ??= import("../external-scan/index.js").then((scan) => ({
+      io: scan.createExternalScanIO(deps.ioOptions),
+      scan,
+    }));
+    return engine;
+  };
   return async (job, signal) => {
+    const { io, scan } = await loadEngine();
     const practice = await deps.db
       .selectFrom("practices")
       .select(["domain", "website"])
@@ -23,7 +35,7 @@ export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
       .executeTakeFirst();
     if (!practice) throw new JobError("npi_not_found", `practice ${job.npi} no longer exists`, false);
     try {
-      const result = await runExternalScan({ domain: practice.domain, website: practice.website }, deps.io, {
+      const result = await scan.runExternalScan({ domain: practice.domain, website: practice.website }, io, {
         allowPrivateTargets: deps.allowPrivateTargets,
         signal,
         now: deps.now,
@@ -50,7 +62,7 @@ export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
       const findings: FindingParsed[] = result.findings.map((f) => FindingInputSchema.parse(f));
       return { source: "external", subject: result.target.domain, categories: result.categories, findings };
     } catch (err) {
-      if (isExternalScanError(err)) {
+      if (scan.isExternalScanError(err)) {
         if (err.code === "scan_cancelled")
           throw new JobError("scan_cancelled", "the worker stopped during the scan", true);
         throw new JobError(err.code, err.message, false);

@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
+import type pgModule from "pg";
 import { type HotSql, postgresHotSql, sqliteHotSql } from "./hot-sql.js";
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
@@ -28,12 +29,18 @@ export type StoreOptions =
   | { engine: "sqlite"; file: string }
   | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
 
-// PostgreSQL returns int8 (bigint, count(*)) as strings; our values stay far below 2^53, so read them as numbers.
-pg.types.setTypeParser(20, (v) => {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${v} exceeds the safe integer range`);
-  return n;
-});
+// The PostgreSQL driver is loaded only when PostgreSQL is used (the embedded default never needs it).
+const require = createRequire(import.meta.url);
+function loadPg(): typeof pgModule {
+  const pg = require("pg") as typeof pgModule;
+  // PostgreSQL returns int8 (bigint, count(*)) as strings; our values stay far below 2^53, so read them as numbers.
+  pg.types.setTypeParser(20, (v) => {
+    const n = Number(v);
+    if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${v} exceeds the safe integer range`);
+    return n;
+  });
+  return pg;
+}
 
 /** Opens the store described by the options (does not migrate; call migrate()). */
 export function openStore(options: StoreOptions): Store {
@@ -51,7 +58,7 @@ export function openStore(options: StoreOptions): Store {
     return makeStore("sqlite", db, sqliteHotSql(sqlite), `sqlite:${options.file}`);
   }
   const url = new URL(options.url);
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     // Each test run (and each operator who wants it) can live in its own schema.

@@ -8,9 +8,10 @@ import {
   sign,
   X509Certificate,
 } from "node:crypto";
+import { createRequire } from "node:module";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
-import forge from "node-forge";
+import type forgeModule from "node-forge";
 
 /**
  * X.509 for the server's own CA, the sample practices and the test receivers, in one place. node-forge lays out
@@ -25,7 +26,7 @@ export interface KeyAndCert {
 export interface RsaKey {
   readonly privateKey: KeyObject;
   readonly privateKeyPem: string;
-  readonly forgePublicKey: forge.pki.PublicKey;
+  readonly forgePublicKey: forgeModule.pki.PublicKey;
   readonly publicKeyDer: Buffer;
 }
 
@@ -35,8 +36,16 @@ export interface Issuer {
   readonly key: KeyObject;
 }
 
+// node-forge (about 10 MB in memory) is needed only when a certificate is made: loaded then, not at start-up.
+const require = createRequire(import.meta.url);
+let forgeLoaded: typeof forgeModule | null = null;
+const forgeLib = (): typeof forgeModule => {
+  forgeLoaded ??= require("node-forge") as typeof forgeModule;
+  return forgeLoaded;
+};
 // forge exposes getTBSCertificate at runtime but not in its type declarations.
-const pki = forge.pki as typeof forge.pki & { getTBSCertificate(cert: forge.pki.Certificate): forge.asn1.Asn1 };
+type Pki = typeof forgeModule.pki & { getTBSCertificate(cert: forgeModule.pki.Certificate): forgeModule.asn1.Asn1 };
+const pkiLib = (): Pki => forgeLib().pki as Pki;
 const DAY_MS = 86_400_000;
 const generateRsa = promisify(generateKeyPair);
 
@@ -44,7 +53,7 @@ function rsaKeyFrom(privateKey: KeyObject, publicKey: KeyObject): RsaKey {
   return {
     privateKey,
     privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-    forgePublicKey: pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString()),
+    forgePublicKey: pkiLib().publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString()),
     publicKeyDer: publicKey.export({ type: "spki", format: "der" }),
   };
 }
@@ -68,15 +77,15 @@ function serialNumber(): string {
 }
 
 /** Signs the certificate's TBS part with node:crypto (SHA-256 with RSA). */
-function signNatively(cert: forge.pki.Certificate, issuerKey: KeyObject): string {
-  cert.siginfo.algorithmOid = pki.oids.sha256WithRSAEncryption!;
-  cert.signatureOid = pki.oids.sha256WithRSAEncryption!;
-  const tbs = pki.getTBSCertificate(cert);
+function signNatively(cert: forgeModule.pki.Certificate, issuerKey: KeyObject): string {
+  cert.siginfo.algorithmOid = pkiLib().oids.sha256WithRSAEncryption!;
+  cert.signatureOid = pkiLib().oids.sha256WithRSAEncryption!;
+  const tbs = pkiLib().getTBSCertificate(cert);
   cert.tbsCertificate = tbs;
-  cert.signature = sign("sha256", Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary"), issuerKey).toString(
+  cert.signature = sign("sha256", Buffer.from(forgeLib().asn1.toDer(tbs).getBytes(), "binary"), issuerKey).toString(
     "binary",
   );
-  return pki.certificateToPem(cert);
+  return pkiLib().certificateToPem(cert);
 }
 
 /** A self-signed CA certificate for `key`, valid from `notBefore` for `days`. */
@@ -84,7 +93,7 @@ export function createCaCertificate(
   key: RsaKey,
   o: { commonName: string; organization: string; notBefore: Date; days: number },
 ): Issuer & KeyAndCert {
-  const cert = pki.createCertificate();
+  const cert = pkiLib().createCertificate();
   cert.publicKey = key.forgePublicKey;
   cert.serialNumber = serialNumber();
   cert.validity.notBefore = o.notBefore;
@@ -110,8 +119,8 @@ export function issueCertificate(
   o: { hosts: readonly string[]; notBefore: Date; days: number },
 ): KeyAndCert {
   if (o.hosts.length === 0) throw new RangeError("a server certificate needs at least one host");
-  const caCert = pki.certificateFromPem(issuer.certPem);
-  const cert = pki.createCertificate();
+  const caCert = pkiLib().certificateFromPem(issuer.certPem);
+  const cert = pkiLib().createCertificate();
   cert.publicKey = key.forgePublicKey;
   cert.serialNumber = serialNumber();
   cert.validity.notBefore = o.notBefore;

@@ -2,7 +2,6 @@ import type { LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
 import { WEBHOOK_HEADERS } from "@hcs/protocol";
-import got from "got";
 import { type Kysely, sql } from "kysely";
 import type { Logger } from "pino";
 import { isServiceError } from "../errors.js";
@@ -26,7 +25,9 @@ export interface WebhookSenderOptions {
 
 export type DeliveryOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
-const LEASE_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
+// A claimed delivery whose sender died is picked up again once this lapses: one request timeout plus margin.
+const LEASE_MS = DEFAULT_TIMEOUT_MS + 5_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Delay before retry number `attempt` (1-based): base × 2^(attempt−1), at most one hour. */
@@ -55,6 +56,8 @@ export async function sendWebhook(
   }
   const family = isIP(target.address) === 6 ? 6 : 4;
   try {
+    // got is loaded with the first delivery, not by every server process.
+    const { default: got } = await import("got");
     const res = await got.post(target.url, {
       body: delivery.body,
       headers: {
@@ -64,7 +67,7 @@ export async function sendWebhook(
         [WEBHOOK_HEADERS.delivery]: delivery.id,
         [WEBHOOK_HEADERS.event]: delivery.event,
       },
-      timeout: { request: options.timeoutMs ?? 10_000 },
+      timeout: { request: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
       followRedirect: false,
       throwHttpErrors: false,
       retry: { limit: 0 },

@@ -4,14 +4,12 @@ import { z } from "zod";
 import { buildAgentCard } from "../../a2a/agent-card.js";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsContext } from "../../http/state.js";
-import { buildOpenApiDocument, openApiYaml } from "../../openapi/document.js";
 import { computeReputation } from "../../services/reputation.js";
 import { ttlMemo } from "../../util/ttl-memo.js";
 import { defineRoute, type RouteDef } from "../route.js";
 
 const REPUTATION_TTL_MS = 10_000;
 const reputationCaches = new WeakMap<AppDeps, () => Promise<unknown>>();
-const documents = new WeakMap<AppDeps, { card: string; cardEtag: string; openapi: string; openapiEtag: string }>();
 
 /** Serves a cacheable document with a strong ETag; 304 when the client already has it. */
 function serveCached(ctx: HcsContext, body: string, etag: string, contentType: string, maxAge: number): void {
@@ -33,22 +31,41 @@ function serveCached(ctx: HcsContext, body: string, etag: string, contentType: s
 
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 
-/** Builds the card and OpenAPI document once per app (they depend only on routes and configuration). */
-export function discoveryDocuments(deps: AppDeps, routes: () => readonly RouteDef[]) {
-  let docs = documents.get(deps);
-  if (!docs) {
-    const card = JSON.stringify(
+interface Served {
+  readonly body: string;
+  readonly etag: string;
+}
+const cards = new WeakMap<AppDeps, Served>();
+const openApis = new WeakMap<AppDeps, Promise<Served>>();
+
+/** The agent card, built once per app (it depends only on routes and configuration). */
+export function agentCardDocument(deps: AppDeps, routes: () => readonly RouteDef[]): Served {
+  let served = cards.get(deps);
+  if (!served) {
+    const body = JSON.stringify(
       buildAgentCard(routes(), { publicUrl: deps.config.publicUrl, version: deps.version }),
       null,
       2,
     );
-    const openapi = openApiYaml(
-      buildOpenApiDocument(routes(), { version: deps.version, serverUrl: deps.config.publicUrl }),
-    );
-    docs = { card, cardEtag: etagOf(card), openapi, openapiEtag: etagOf(openapi) };
-    documents.set(deps, docs);
+    served = { body, etag: etagOf(body) };
+    cards.set(deps, served);
   }
-  return docs;
+  return served;
+}
+
+/** The OpenAPI document, built once per app on first request (its generator is loaded only then). */
+export function openApiDocument(deps: AppDeps, routes: () => readonly RouteDef[]): Promise<Served> {
+  let served = openApis.get(deps);
+  if (!served) {
+    served = import("../../openapi/document.js").then(({ buildOpenApiDocument, openApiYaml }) => {
+      const body = openApiYaml(
+        buildOpenApiDocument(routes(), { version: deps.version, serverUrl: deps.config.publicUrl }),
+      );
+      return { body, etag: etagOf(body) };
+    });
+    openApis.set(deps, served);
+  }
+  return served;
 }
 
 export function discoveryRoutes(allRoutes: () => readonly RouteDef[]): RouteDef[] {
@@ -62,8 +79,8 @@ export function discoveryRoutes(allRoutes: () => readonly RouteDef[]): RouteDef[
       responses: { 200: { description: "The agent card (A2A v1.0)", schema: z.object({}).passthrough() } },
       errors: [],
       async handler(ctx, deps) {
-        const d = discoveryDocuments(deps, allRoutes);
-        serveCached(ctx, d.card, d.cardEtag, "application/json; charset=utf-8", 300);
+        const d = agentCardDocument(deps, allRoutes);
+        serveCached(ctx, d.body, d.etag, "application/json; charset=utf-8", 300);
       },
     }),
     defineRoute({
@@ -77,8 +94,8 @@ export function discoveryRoutes(allRoutes: () => readonly RouteDef[]): RouteDef[
       },
       errors: [],
       async handler(ctx, deps) {
-        const d = discoveryDocuments(deps, allRoutes);
-        serveCached(ctx, d.openapi, d.openapiEtag, "application/yaml; charset=utf-8", 300);
+        const d = await openApiDocument(deps, allRoutes);
+        serveCached(ctx, d.body, d.etag, "application/yaml; charset=utf-8", 300);
       },
     }),
     defineRoute({
