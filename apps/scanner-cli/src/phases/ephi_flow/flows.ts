@@ -1,21 +1,9 @@
 import type { NetworkConnection, ProcessInfo } from "../../host/host.js";
+import { CLEARTEXT_PORTS } from "../shared/cleartext-ports.js";
 
 /** Process names of EHR, PACS, interface-engine and practice-management software that move ePHI. */
 const EHR_PROCESS =
   /openemr|mirth|nextgen|eclinical|ecw|athena|cerner|epic|allscripts|practicefusion|kareo|dentrix|eaglesoft|opendental|orthanc|dcm4che|horos|osirix|conquest|clearcanvas|medent|greenway|meditech|advancedmd|webpt|drchrono|carecloud/i;
-
-/** Peer ports whose protocol carries data in cleartext (no TLS in the protocol itself). */
-export const CLEARTEXT_PORTS: ReadonlyMap<number, string> = new Map([
-  [21, "ftp"],
-  [23, "telnet"],
-  [80, "http"],
-  [104, "dicom"],
-  [110, "pop3"],
-  [143, "imap"],
-  [389, "ldap"],
-  [2575, "hl7-mllp"],
-  [11112, "dicom"],
-]);
 
 export interface Flow {
   readonly process: string;

@@ -1,5 +1,6 @@
 import type { FindingInput } from "@hcs/protocol";
 import type { TlsProbeResult } from "../../host/host.js";
+import { CLEARTEXT_PORTS } from "../shared/cleartext-ports.js";
 import { phaseFinding } from "../shared/finding.js";
 
 const DAY_MS = 86_400_000;
@@ -7,21 +8,8 @@ const EXPIRY_WARNING_DAYS = 30;
 const WEAK_CIPHER = /RC4|3DES|DES-CBC|NULL|EXPORT|MD5|anon/i;
 /** Elliptic-curve key sizes: strong although far below RSA's 2048. */
 const EC_KEY_BITS = new Set([224, 256, 384, 521]);
-/** Services that speak cleartext unless wrapped in TLS (which the probe would have seen). */
-export const CLEARTEXT_SERVICES: ReadonlyMap<number, string> = new Map([
-  [21, "ftp"],
-  [23, "telnet"],
-  [25, "smtp"],
-  [80, "http"],
-  [104, "dicom"],
-  [110, "pop3"],
-  [143, "imap"],
-  [389, "ldap"],
-  [2575, "hl7-mllp"],
-  [8000, "http"],
-  [8080, "http"],
-  [11112, "dicom"],
-]);
+/** Services that speak cleartext unless wrapped in TLS (which the probe would have seen); SMTP may use STARTTLS, which the probe does not try, so it is reported as cleartext here only. */
+export const CLEARTEXT_SERVICES: ReadonlyMap<number, string> = new Map([...CLEARTEXT_PORTS, [25, "smtp"]]);
 
 export interface TlsTarget {
   readonly host: string;
