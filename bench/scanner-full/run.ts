@@ -22,7 +22,8 @@ function treeRssKb(pid: number): number {
       const status = readFileSync(`/proc/${p}/status`, "utf8");
       if (/^Name:\s+node/m.test(status)) total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
       for (const tid of readdirSync(`/proc/${p}/task`)) {
-        for (const child of readFileSync(`/proc/${p}/task/${tid}/children`, "utf8").split(" ").filter(Boolean)) visit(Number(child));
+        for (const child of readFileSync(`/proc/${p}/task/${tid}/children`, "utf8").split(" ").filter(Boolean))
+          visit(Number(child));
       }
     } catch {
       // the process has just exited
