@@ -31,7 +31,7 @@ export function startBanner(server: RunningServer, config: Config): string[] {
       "Next steps:",
       `  curl --cacert ${caFile} ${publicUrl}/healthz`,
       `  curl --cacert ${caFile} ${publicUrl}/.well-known/agent-card.json`,
-      `  hcs-server practices add --npi 1234567893 --name "Sunrise Family Practice" --domain sunrise-clinic.example --account ${b.accountId}`,
+      `  npx hcs-server practices add --npi 1234567893 --name "Sunrise Family Practice" --domain sunrise-clinic.example --account ${b.accountId}`,
       `  curl --cacert ${caFile} -H "X-API-Key: <the key above>" ${publicUrl}/v1/a2a/grade/1234567893`,
       `  curl --cacert ${caFile} -H "Authorization: Bearer <the key above>" ${publicUrl}/v1/practice?npi=1234567893`,
       "More: docs/operations.md",
