@@ -10,14 +10,14 @@ export interface ReputationClock {
 const WINDOW_MS = 24 * 3600 * 1000;
 
 /**
- * The public reputation snapshot (spec §4 rule 4), computed from the store: scans are completed assessments,
- * findings are every finding ever detected, average response time is the mean of audited requests over the last
- * 24 hours (all instances sharing the database). `sha256` covers the canonical JSON of the other fields.
+ * The public reputation snapshot (spec §4 rule 4), computed from the store: scans are completed scan jobs and
+ * uploaded scanner results, findings are every finding ever detected, average response time is the mean of audited
+ * requests over the last 24 hours (all instances sharing the database). `sha256` covers the canonical JSON of the other fields.
  */
 export async function computeReputation(deps: ServiceDeps, clock: ReputationClock): Promise<ReputationSnapshot> {
   const db = deps.store.db;
   const now = deps.now();
-  const count = async (table: "practices" | "findings" | "breaches" | "documents" | "grades") =>
+  const count = async (table: "practices" | "findings" | "breaches" | "documents" | "scan_uploads") =>
     Number(
       (
         await db
@@ -26,13 +26,18 @@ export async function computeReputation(deps: ServiceDeps, clock: ReputationCloc
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const [practices, findings, breaches, documents, scans, timing] = await Promise.all([
+  const [practices, findings, breaches, documents, uploads, jobs, timing] = await Promise.all([
     count("practices"),
     count("findings"),
     count("breaches"),
     count("documents"),
-    // Every stored grade comes from a completed scan or scanner upload.
-    count("grades"),
+    // Scans: internal scans uploaded by scanners, and external scans completed by the job worker.
+    count("scan_uploads"),
+    db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "completed")
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom("audit_events")
       .select((eb) => [eb.fn.avg<number>("duration_ms").as("avg")])
@@ -40,7 +45,7 @@ export async function computeReputation(deps: ServiceDeps, clock: ReputationCloc
       .executeTakeFirst(),
   ]);
   const fields: ReputationFields = {
-    total_scans: scans,
+    total_scans: uploads + Number(jobs.n),
     practices_served: practices,
     findings_detected: findings,
     breaches_tracked: breaches,

@@ -15,6 +15,7 @@ import type { ServiceDeps } from "../services/deps.js";
 import { gradeForNpi, openFindings, recordAssessment } from "../services/grades.js";
 import { addPractice } from "../services/practices.js";
 import { computeReputation } from "../services/reputation.js";
+import { completedJobRow } from "../test-support/fixtures.js";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
 import { openStore, type Store } from "./store.js";
 
@@ -360,9 +361,15 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
     });
 
     it("computes the reputation snapshot from the store", async () => {
+      const owner = await store.db
+        .selectFrom("practices")
+        .select("account_id")
+        .where("npi", "=", "1234567893")
+        .executeTakeFirstOrThrow();
+      await completedJobRow(deps, owner.account_id, "1234567893");
       const r = await computeReputation(deps, { uptimeSeconds: () => 42.9 });
       expect(r.practices_served).toBe(3);
-      expect(r.total_scans).toBe(5);
+      expect(r.total_scans).toBe(1);
       expect(r.findings_detected).toBe(4);
       expect(r.uptime_seconds).toBe(42);
       expect(r.average_response_time_ms).toBe(1.5);

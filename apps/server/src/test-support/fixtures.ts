@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { FindingParsed, Plan, Tier } from "@hcs/protocol";
 import { createAccount } from "../services/accounts.js";
 import { issueApiKey } from "../services/api-keys.js";
@@ -37,4 +38,33 @@ export async function gradedPractice(
     at: deps.now(),
     reference: null,
   });
+}
+
+/** A completed scan job row, as the worker leaves one (for reputation counts). */
+export async function completedJobRow(deps: ServiceDeps, accountId: string, npi: string): Promise<void> {
+  const at = deps.now().toISOString();
+  await deps.store.db
+    .insertInto("jobs")
+    .values({
+      id: randomUUID(),
+      account_id: accountId,
+      npi,
+      scan_type: "full",
+      status: "completed",
+      callback_url: null,
+      attempts: 1,
+      max_attempts: 3,
+      run_after: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      created_at: at,
+      started_at: at,
+      completed_at: at,
+      duration_ms: 80,
+      credits_charged: 150,
+      result: null,
+      error_code: null,
+      error_message: null,
+    })
+    .execute();
 }

@@ -5,7 +5,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { canonicalJson, ReputationSnapshotSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { accountWithKey, completedJobRow, gradedPractice } from "../../test-support/fixtures.js";
 import { httpRequestTo } from "../../test-support/https-client.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 import { ROUTES } from "../index.js";
@@ -106,6 +106,7 @@ describe("GET /api/reputation", () => {
   it("reports totals from the store with a SHA-256 over the canonical JSON of the fields", async () => {
     const a = await accountWithKey(t.server.deps);
     await gradedPractice(t.server.deps, a.accountId, "1679576722");
+    await completedJobRow(t.server.deps, a.accountId, "1679576722");
     const fresh = await startTestServerLikeCacheBypass();
     expect(ReputationSnapshotSchema.parse(fresh)).toBeTruthy();
     const { sha256, ...fields } = fresh;
