@@ -41,6 +41,7 @@ describe("the npm package", () => {
     const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
     expect(listing.sort()).toEqual([
       "package/README.md",
+      "package/bin/hcs-scanner.js",
       "package/dist/THIRD_PARTY_LICENSES.txt",
       "package/dist/bin.js",
       "package/package.json",
