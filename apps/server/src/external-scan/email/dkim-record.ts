@@ -1,4 +1,5 @@
 import { createPublicKey } from "node:crypto";
+import { firstTagValues, parseTagList } from "./tag-list.js";
 
 export interface DkimKeyRecord {
   /** k= (RFC 6376 §3.6.1), rsa when absent. */
@@ -18,15 +19,10 @@ export function isDkimKeyRecord(text: string): boolean {
 
 /** Parses a DKIM key record's tags (RFC 6376 §3.6.1); the key size is read from the public key itself. */
 export function parseDkimKeyRecord(text: string): DkimKeyRecord {
-  const tags = new Map<string, string>();
-  for (const part of text.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) continue;
-    const name = part.slice(0, eq).trim().toLowerCase();
-    if (!tags.has(name)) tags.set(name, part.slice(eq + 1).replace(/\s+/g, ""));
-  }
+  const tags = firstTagValues(parseTagList(text).tags);
   const keyType = (tags.get("k") ?? "rsa").toLowerCase();
-  const p = tags.get("p") ?? "";
+  // Folding whitespace may split the base64 key across lines (RFC 6376 §3.2).
+  const p = (tags.get("p") ?? "").replace(/\s+/g, "");
   return {
     keyType,
     revoked: p === "",

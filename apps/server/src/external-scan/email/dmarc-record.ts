@@ -1,3 +1,4 @@
+import { parseTagList } from "./tag-list.js";
 export type DmarcPolicy = "none" | "quarantine" | "reject";
 
 export interface DmarcRecord {
@@ -31,19 +32,11 @@ export function parseDmarcRecord(text: string): DmarcParseResult {
   const tags = new Map<string, string>();
   const problems: string[] = [];
   const warnings: string[] = [];
-  const parts = text
-    .split(";")
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0);
-  for (const [index, part] of parts.entries()) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) {
-      problems.push(`"${part}" is not a tag=value pair`);
-      continue;
-    }
-    const name = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim();
-    if (index === 0 && (name !== "v" || value.toUpperCase() !== "DMARC1")) problems.push("v=DMARC1 must come first");
+  const list = parseTagList(text);
+  const head = list.tags.find((t) => t.position === 0);
+  if (head && (head.name !== "v" || head.value.toUpperCase() !== "DMARC1")) problems.push("v=DMARC1 must come first");
+  for (const part of list.malformed) problems.push(`"${part}" is not a tag=value pair`);
+  for (const { name, value } of list.tags) {
     if (tags.has(name)) warnings.push(`tag ${name} appears more than once; the first is used`);
     else tags.set(name, value);
   }

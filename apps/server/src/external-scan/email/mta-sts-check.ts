@@ -5,16 +5,11 @@ import { externalFinding } from "../finding.js";
 import type { DnsAnswer, MxRecord } from "../io/types.js";
 import { failedDnsOutcome, txtRecords } from "./dns-outcome.js";
 import { mailExchangers } from "./mx-check.js";
+import { firstTagValues, parseTagList } from "./tag-list.js";
 
 /** RFC 8461 §3.1: "v=STSv1; id=<1-32 alphanumerics>;" — the policy id changes whenever the policy does. */
 export function parseMtaStsRecord(text: string): { ok: true; id: string } | { ok: false; problem: string } {
-  const tags = new Map(
-    text
-      .split(";")
-      .map((p) => p.trim())
-      .filter((p) => p.includes("="))
-      .map((p) => [p.slice(0, p.indexOf("=")).trim().toLowerCase(), p.slice(p.indexOf("=") + 1).trim()] as const),
-  );
+  const tags = firstTagValues(parseTagList(text).tags);
   if (tags.get("v") !== "STSv1") return { ok: false, problem: "v=STSv1 is missing" };
   const id = tags.get("id");
   if (!id || !/^[a-z0-9]{1,32}$/i.test(id)) return { ok: false, problem: "id= must be 1 to 32 letters or digits" };

@@ -5,17 +5,15 @@ import { externalFinding } from "../finding.js";
 import type { DnsAnswer, MxRecord } from "../io/types.js";
 import { failedDnsOutcome, txtRecords } from "./dns-outcome.js";
 import { mailExchangers } from "./mx-check.js";
+import { firstTagValues, parseTagList } from "./tag-list.js";
 
 /** RFC 8460 §3: "v=TLSRPTv1; rua=mailto:…[,https://…]". True when the record is usable. */
 export function isValidTlsRptRecord(text: string): boolean {
-  const parts = text.split(";").map((p) => p.trim());
-  if (parts[0] !== "v=TLSRPTv1") return false;
-  const rua = parts.find((p) => /^rua\s*=/i.test(p));
-  if (!rua) return false;
-  const uris = rua
-    .slice(rua.indexOf("=") + 1)
-    .split(",")
-    .map((u) => u.trim());
+  // The version tag is case-sensitive and exact (%s"v=TLSRPTv1"), so it is matched on the text.
+  if (!/^v=TLSRPTv1\s*(;|$)/.test(text.trim())) return false;
+  const rua = firstTagValues(parseTagList(text).tags).get("rua");
+  if (rua === undefined) return false;
+  const uris = rua.split(",").map((u) => u.trim());
   return uris.length > 0 && uris.every((u) => /^(mailto:[^@\s]+@\S+|https:\/\/\S+)$/i.test(u));
 }
 
