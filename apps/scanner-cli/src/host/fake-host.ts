@@ -1,17 +1,18 @@
 import type { Platform } from "@hcs/protocol";
-import type {
-  BlockDevice,
-  ConnectResult,
-  ExecResult,
-  Host,
-  HostFs,
-  NetProbe,
-  NetworkConnection,
-  NetworkInterface,
-  OsInfo,
-  ProcessInfo,
-  SysInfo,
-  TlsProbeResult,
+import {
+  type BlockDevice,
+  type ConnectResult,
+  type ExecResult,
+  type Host,
+  type HostFs,
+  type NetProbe,
+  type NetworkConnection,
+  type NetworkInterface,
+  type OsInfo,
+  type ProcessInfo,
+  type SysInfo,
+  type TlsProbeResult,
+  UNKNOWN_OS,
 } from "./host.js";
 
 /** How a scripted command answers; a plain string is its stdout with exit code 0. */
@@ -122,20 +123,9 @@ function fakeExec(line: string, answer: string | FakeCommand | undefined): ExecR
   };
 }
 
-const EMPTY_OS: OsInfo = {
-  platform: "",
-  distro: "",
-  release: "",
-  codename: "",
-  kernel: "",
-  arch: "x64",
-  hostname: "fake-host",
-  build: "",
-};
-
 function fakeSysInfo(platform: Platform, s: Partial<FakeSysInfo>): SysInfo {
   return {
-    osInfo: async () => s.osInfo ?? { ...EMPTY_OS, platform },
+    osInfo: async () => s.osInfo ?? { ...UNKNOWN_OS, arch: "x64", hostname: "fake-host", platform },
     networkInterfaces: async () => s.networkInterfaces ?? [],
     defaultGateway: async () => s.defaultGateway ?? null,
     system: async () => s.system ?? { manufacturer: "", model: "", serial: "", virtual: false },

@@ -67,6 +67,18 @@ export interface OsInfo {
   readonly build: string;
 }
 
+/** What is known when the operating system cannot be read: every field empty. */
+export const UNKNOWN_OS: OsInfo = {
+  platform: "",
+  distro: "",
+  release: "",
+  codename: "",
+  kernel: "",
+  arch: "",
+  hostname: "",
+  build: "",
+};
+
 export interface NetworkInterface {
   readonly iface: string;
   readonly ip4: string;

@@ -1,5 +1,13 @@
 import si from "systeminformation";
-import type { BlockDevice, NetworkConnection, NetworkInterface, OsInfo, ProcessInfo, SysInfo } from "./host.js";
+import {
+  type BlockDevice,
+  type NetworkConnection,
+  type NetworkInterface,
+  type OsInfo,
+  type ProcessInfo,
+  type SysInfo,
+  UNKNOWN_OS,
+} from "./host.js";
 
 /**
  * The one wrapper over systeminformation. Each call degrades to an empty answer when the library fails (it shells
@@ -8,7 +16,7 @@ import type { BlockDevice, NetworkConnection, NetworkInterface, OsInfo, ProcessI
  */
 export function createSysInfo(): SysInfo {
   return {
-    osInfo: () => guard(readOsInfo, EMPTY_OS),
+    osInfo: () => guard(readOsInfo, UNKNOWN_OS),
     networkInterfaces: () => guard(readInterfaces, []),
     defaultGateway: () => guard(async () => (await si.networkGatewayDefault()) || null, null),
     system: () =>
@@ -34,17 +42,6 @@ export function createSysInfo(): SysInfo {
     networkConnections: () => guard(readConnections, []),
   };
 }
-
-const EMPTY_OS: OsInfo = {
-  platform: "",
-  distro: "",
-  release: "",
-  codename: "",
-  kernel: "",
-  arch: "",
-  hostname: "",
-  build: "",
-};
 
 async function guard<T>(read: () => Promise<T>, fallback: T): Promise<T> {
   try {
