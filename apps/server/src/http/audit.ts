@@ -50,43 +50,52 @@ export function auditTrail(deps: ServiceDeps, logger: Logger): HcsMiddleware {
       const { rate, charge } = ctx.state.settlement;
       const caller = ctx.state.caller;
       const nowMs = deps.now().getTime();
-      try {
-        const settled = await deps.store.writes.run(async (trx) => {
-          const windows = rate ? await incrementWindows(hot, trx, rate, nowMs) : null;
-          const limited = windows ? rateLimitedError(windows, nowMs) : null;
-          let veto: ServiceError | null = limited?.error ?? null;
-          let balance: number | null = null;
-          if (!veto && charge && caller && ctx.status < 400) {
-            const c = await chargeCredits(hot, trx, {
-              accountId: caller.accountId,
-              amount: charge.price,
-              operation: charge.operation,
-              reference: ctx.state.requestId,
-              at: new Date(nowMs).toISOString(),
-            });
-            balance = c.balance;
-            if (!c.charged) veto = insufficientCredits(charge.price, c.balance);
+      // A request whose handler already wrote its event inline, with nothing to count or charge, has nothing left
+      // to settle: skipping the empty transaction spares it a group-commit turn.
+      const settles = rate !== null || (charge !== null && caller !== null && ctx.status < 400);
+      if (settles || inlineStatus !== ctx.status) {
+        try {
+          const settled = await deps.store.writes.run(async (trx) => {
+            const windows = rate ? await incrementWindows(hot, trx, rate, nowMs) : null;
+            const limited = windows ? rateLimitedError(windows, nowMs) : null;
+            let veto: ServiceError | null = limited?.error ?? null;
+            let balance: number | null = null;
+            if (!veto && charge && caller && ctx.status < 400) {
+              const c = await chargeCredits(hot, trx, {
+                accountId: caller.accountId,
+                amount: charge.price,
+                operation: charge.operation,
+                reference: ctx.state.requestId,
+                at: new Date(nowMs).toISOString(),
+              });
+              balance = c.balance;
+              if (!c.charged) veto = insufficientCredits(charge.price, c.balance);
+            }
+            const status = veto ? httpStatusFor(veto.code) : ctx.status;
+            if (inlineStatus !== status) await appendAuditEvent(hot, trx, eventOf(ctx, deps, status, elapsed()));
+            return { windows, limited, veto, balance };
+          });
+          if (settled.windows) setRateHeaders(ctx, settled.windows);
+          if (settled.limited) ctx.set("Retry-After", String(settled.limited.retryAfter));
+          if (settled.veto) {
+            ctx.status = httpStatusFor(settled.veto.code);
+            ctx.body = errorBody(settled.veto.code, settled.veto.message, ctx.state.requestId, settled.veto.details);
+          } else if (charge && settled.balance !== null) {
+            ctx.set("X-Credits-Charged", String(charge.price));
+            ctx.set("X-Credits-Remaining", String(settled.balance));
           }
-          const status = veto ? httpStatusFor(veto.code) : ctx.status;
-          if (inlineStatus !== status) await appendAuditEvent(hot, trx, eventOf(ctx, deps, status, elapsed()));
-          return { windows, limited, veto, balance };
-        });
-        if (settled.windows) setRateHeaders(ctx, settled.windows);
-        if (settled.limited) ctx.set("Retry-After", String(settled.limited.retryAfter));
-        if (settled.veto) {
-          ctx.status = httpStatusFor(settled.veto.code);
-          ctx.body = errorBody(settled.veto.code, settled.veto.message, ctx.state.requestId, settled.veto.details);
-        } else if (charge && settled.balance !== null) {
-          ctx.set("X-Credits-Charged", String(charge.price));
-          ctx.set("X-Credits-Remaining", String(settled.balance));
+        } catch (err) {
+          logger.error(
+            { err, request_id: ctx.state.requestId },
+            "request could not be settled (audit event not written)",
+          );
+          ctx.status = 500;
+          ctx.body = errorBody(
+            "internal",
+            "internal error; quote the request id when reporting it",
+            ctx.state.requestId,
+          );
         }
-      } catch (err) {
-        logger.error(
-          { err, request_id: ctx.state.requestId },
-          "request could not be settled (audit event not written)",
-        );
-        ctx.status = 500;
-        ctx.body = errorBody("internal", "internal error; quote the request id when reporting it", ctx.state.requestId);
       }
       logger.info(
         {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { grantCredits } from "../services/credits.js";
+import { iso } from "../services/deps.js";
 import { jobView } from "../services/jobs.js";
 import type { Engine } from "../store/migrations/engine.js";
 import type { Database, JobsTable } from "../store/schema.js";
+import { exponentialBackoffMs } from "../util/backoff.js";
 import { enqueueWebhook } from "../webhooks/outbox.js";
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Claims up to `limit` jobs for `workerId`: jobs accepted and due, and running jobs whose lease expired (their
@@ -108,9 +108,9 @@ export async function markCompleted(
   return row;
 }
 
-/** Exponential retry delay: base × 2^(attempt−1), capped at 5 minutes. */
+/** A failed job's retry delay: exponential from 2 s, capped at 5 minutes. */
 export function jobRetryDelayMs(attempt: number, baseMs = 2_000): number {
-  return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 300_000);
+  return exponentialBackoffMs(attempt, baseMs, 300_000);
 }
 
 /**

@@ -8,4 +8,5 @@ export interface ServiceDeps {
   readonly secrets: SecretBox;
 }
 
-export const iso = (d: Date): string => d.toISOString();
+/** An instant (a Date or epoch milliseconds) as the ISO-8601 UTC text every table and wire shape uses. */
+export const iso = (at: Date | number): string => (typeof at === "number" ? new Date(at) : at).toISOString();

@@ -54,6 +54,26 @@ describe("createPageFetcher", () => {
     ]);
   });
 
+  it("requests each URL once per scan: a redirect to a page already fetched reuses its answer", async () => {
+    const http = fakeHttp({
+      "https://clinic.example/": ok(200, { "content-type": "text/html" }, "<h1>Home</h1>"),
+      "http://clinic.example/": ok(301, { location: "https://clinic.example/" }),
+    });
+    const fetchPage = createPageFetcher({
+      http,
+      guard: guard({ "clinic.example": publicHost("clinic.example", "203.0.113.7") }),
+      signal,
+    });
+    const [https, plain] = await Promise.all([
+      fetchPage("https://clinic.example/"),
+      fetchPage("http://clinic.example/"),
+    ]);
+    expect(https.ok && https.response.body).toBe("<h1>Home</h1>");
+    expect(plain.ok && plain.response.body).toBe("<h1>Home</h1>");
+    expect(plain.chain.map((h) => h.status)).toEqual([301, 200]);
+    expect(http.requests.map((r) => r.url)).toEqual(["https://clinic.example/", "http://clinic.example/"]);
+  });
+
   it("sends nothing to a host the guard refuses, even mid-redirect", async () => {
     const http = fakeHttp({ "https://clinic.example/": ok(302, { location: "http://intranet.clinic.example/admin" }) });
     const fetchPage = createPageFetcher({

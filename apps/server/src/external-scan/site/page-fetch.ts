@@ -1,6 +1,6 @@
 import type { CheckStatus } from "../check.js";
 import type { HostResolution } from "../guard.js";
-import type { HttpIO, NetFailureCode } from "../io/types.js";
+import type { HttpIO, HttpOutcome, NetFailureCode } from "../io/types.js";
 import { redactUrl } from "./urls.js";
 
 /** A response the scan got, after following redirects. */
@@ -68,6 +68,20 @@ export function createPageFetcher(deps: {
   readonly guard: (host: string) => Promise<HostResolution>;
   readonly signal: AbortSignal;
 }): PageFetcher {
+  // A scan asks for some URLs more than once: the plain-HTTP home page usually redirects to the HTTPS one already
+  // fetched, and crawled pages link back to pages seen. Each URL is requested once per scan (the fetcher lives as
+  // long as one scan) and later asks share the first answer.
+  const responses = new Map<string, Promise<HttpOutcome>>();
+  const get = (href: string, address: string): Promise<HttpOutcome> => {
+    let pending = responses.get(href);
+    if (!pending) {
+      pending = deps.http
+        .get({ url: href, address, signal: deps.signal })
+        .catch((error: unknown) => ({ ok: false as const, code: "error" as const, detail: String(error) }));
+      responses.set(href, pending);
+    }
+    return pending;
+  };
   return async (startUrl, options = {}) => {
     const chain: RedirectHop[] = [];
     let url = new URL(startUrl);
@@ -85,9 +99,7 @@ export function createPageFetcher(deps: {
         };
       }
       const address = resolution.addresses[0]!;
-      const outcome = await deps.http
-        .get({ url: url.href, address, signal: deps.signal })
-        .catch((error: unknown) => ({ ok: false as const, code: "error" as const, detail: String(error) }));
+      const outcome = await get(url.href, address);
       if (!outcome.ok) {
         return {
           ok: false,

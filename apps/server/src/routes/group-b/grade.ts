@@ -1,4 +1,4 @@
-import { GradeRecordSchema } from "@hcs/protocol";
+import { CREDIT_PRICES, GradeRecordSchema } from "@hcs/protocol";
 import { gradeJsonForNpi } from "../../services/grades.js";
 import { metered } from "../metering.js";
 import { NpiParamsSchema, npiParam } from "../params.js";
@@ -12,7 +12,7 @@ export const gradeLookupRoute = defineRoute({
   summary: "Look up a practice's compliance score and letter grade",
   description:
     "Returns the unified grade record (external + internal + administrative coverage) computed from stored findings. " +
-    "Costs 25 credits, charged only when a grade is returned.",
+    `Costs ${CREDIT_PRICES.grade} credits, charged only when a grade is returned.`,
   params: NpiParamsSchema,
   responses: { 200: { description: "The grade record", schema: GradeRecordSchema } },
   errors: [
@@ -29,7 +29,7 @@ export const gradeLookupRoute = defineRoute({
   async handler(ctx, deps) {
     const npi = npiParam(ctx);
     ctx.state.auditResource = `practice:${npi}`;
-    const json = await metered(deps, ctx, "grade", () => gradeJsonForNpi(deps, npi));
+    const json = await metered(ctx, "grade", () => gradeJsonForNpi(deps, npi));
     ctx.type = "application/json";
     ctx.body = json;
   },
