@@ -121,7 +121,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     if (isIP(host) === 0) throw new ConfigError("HCS_DNS_SERVERS", `${dns}: DNS servers must be IP addresses`);
     if (p < 1 || p > 65535) throw new ConfigError("HCS_DNS_SERVERS", `${dns}: port out of range`);
   }
-  const urlHost = isIP(e.HCS_HOST) === 6 ? `[${e.HCS_HOST}]` : e.HCS_HOST === "0.0.0.0" ? "127.0.0.1" : e.HCS_HOST;
   return {
     dataDir: resolve(cwd, e.HCS_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
@@ -132,7 +131,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       e.HCS_TLS_CERT && e.HCS_TLS_KEY
         ? { certFile: resolve(cwd, e.HCS_TLS_CERT), keyFile: resolve(cwd, e.HCS_TLS_KEY) }
         : null,
-    publicUrl: e.HCS_PUBLIC_URL ?? `https://${urlHost}:${e.HCS_PORT}`,
+    publicUrl: e.HCS_PUBLIC_URL ?? `https://${urlHostOf(e.HCS_HOST)}:${e.HCS_PORT}`,
     publicUrlExplicit: e.HCS_PUBLIC_URL !== undefined,
     trustProxy: e.HCS_TRUST_PROXY,
     allowPrivateTargets: e.HCS_ALLOW_PRIVATE_TARGETS,
@@ -214,3 +213,8 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     meaning: "64 hex digits; encrypts webhook secrets at rest. Set the same value on every instance sharing a database",
   },
 ];
+
+/** The listen address as a URL host: IPv6 in brackets, and the wildcard 0.0.0.0 as loopback (reachable locally). */
+export function urlHostOf(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+}

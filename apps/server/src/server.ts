@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
-import type { Config } from "./config.js";
+import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
@@ -96,12 +96,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   https.headersTimeout = 66_000;
   https.requestTimeout = 120_000;
   const port = await listen(https, config.port, config.host);
-  const hostForUrl = config.host.includes(":")
-    ? `[${config.host}]`
-    : config.host === "0.0.0.0"
-      ? "127.0.0.1"
-      : config.host;
-  const url = `https://${hostForUrl}:${port}`;
+  const url = `https://${urlHostOf(config.host)}:${port}`;
   const publicUrl = config.publicUrlExplicit ? config.publicUrl : url;
 
   const startedAt = performance.now();

@@ -22,12 +22,12 @@ export function cliLogger(config: Config): Logger {
 }
 
 /** Opens the store (migrating it), runs `fn` with service deps, and always closes the store. */
-export async function withServices<T>(cli: CliEnv, fn: (deps: ServiceDeps, config: Config) => Promise<T>): Promise<T> {
+export async function withServices<T>(cli: CliEnv, fn: (deps: ServiceDeps) => Promise<T>): Promise<T> {
   const config = configFrom(cli);
   const store = await openMigratedStore(config);
   try {
     const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
-    return await fn({ store, secrets, now: () => new Date() }, config);
+    return await fn({ store, secrets, now: () => new Date() });
   } finally {
     await store.close();
   }

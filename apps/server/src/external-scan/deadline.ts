@@ -1,8 +1,8 @@
 import { setMaxListeners } from "node:events";
 
-/** A signal that aborts when `parent` does or after `ms`, whichever comes first. */
-export function signalWithin(parent: AbortSignal, ms: number): AbortSignal {
-  const signal = AbortSignal.any([parent, AbortSignal.timeout(Math.max(0, ms))]);
+/** A signal that aborts when `parent` (if any) does or after `ms`, whichever comes first. */
+export function signalWithin(parent: AbortSignal | undefined, ms: number): AbortSignal {
+  const signal = AbortSignal.any([...(parent ? [parent] : []), AbortSignal.timeout(Math.max(0, ms))]);
   // A check's IO operations each listen on it while in flight; many at once is normal, not a leak.
   setMaxListeners(0, signal);
   return signal;

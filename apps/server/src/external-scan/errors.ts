@@ -3,9 +3,7 @@ export type ExternalScanErrorCode =
   /** The domain or website is not something we can scan (bad syntax, unsupported scheme). */
   | "invalid_target"
   /** The caller's signal aborted the scan (worker shutting down); partial results are not returned. */
-  | "scan_cancelled"
-  /** A DNS server address in the configuration is malformed. */
-  | "invalid_dns_server";
+  | "scan_cancelled";
 
 export class ExternalScanError extends Error {
   constructor(

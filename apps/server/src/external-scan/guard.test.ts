@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { checkAddressPolicy } from "../net/ip-policy.js";
 import type { CachedDns } from "./cached-dns.js";
-import { checkAddressPolicy, createHostGuard } from "./guard.js";
+import { createHostGuard } from "./guard.js";
 import type { DnsAnswer } from "./io/types.js";
 
 function dnsWith(addresses: Record<string, DnsAnswer<string[]>>): CachedDns & { asked: string[] } {

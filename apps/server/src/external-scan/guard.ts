@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { isPublicAddress } from "../net/ip-policy.js";
+import { checkAddressPolicy } from "../net/ip-policy.js";
 import type { CachedDns } from "./cached-dns.js";
 import type { CheckStatus } from "./check.js";
 import type { DnsFailureCode } from "./io/types.js";
@@ -15,15 +15,6 @@ export type HostResolution =
       /** The non-public addresses that caused a refusal. */
       readonly blocked?: string[];
     };
-
-/**
- * The SSRF address policy applied to every address a target resolves to. One non-public address refuses the
- * whole host: a name that mixes public and private answers is how DNS rebinding attacks look.
- */
-export function checkAddressPolicy(addresses: readonly string[], allowPrivateTargets: boolean): string[] {
-  if (allowPrivateTargets) return [];
-  return addresses.filter((a) => !isPublicAddress(a));
-}
 
 /** The check status for a DNS failure while resolving a host to connect to. */
 export function statusForDnsFailure(code: DnsFailureCode): Exclude<CheckStatus, "ok" | "refused"> {

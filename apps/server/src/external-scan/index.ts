@@ -10,7 +10,6 @@ export {
   ExternalScanIOOptionsSchema,
 } from "./io/create-io.js";
 export type { DnsServerAddress } from "./io/dns.js";
-export { parseDnsServerList } from "./io/dns-servers.js";
 export type {
   DnsAnswer,
   DnsIO,

@@ -1,8 +1,8 @@
-import { setMaxListeners } from "node:events";
 import { CATEGORY_NAMES, type CategoryName, type FindingParsed, type JsonObject } from "@hcs/protocol";
 import type { CheckRecord } from "./check.js";
 import { EXTERNAL_CHECKS } from "./checks.js";
 import { createScanContext } from "./context.js";
+import { signalWithin } from "./deadline.js";
 import { ExternalScanError } from "./errors.js";
 import type { ExternalScanIO } from "./io/types.js";
 import type { CrawlLimits } from "./privacy/crawl.js";
@@ -51,9 +51,7 @@ export async function runExternalScan(
   const budget = options.timeoutMs ?? DEFAULT_SCAN_BUDGET_MS;
   if (options.signal?.aborted)
     throw new ExternalScanError("scan_cancelled", "the scan was cancelled before it started");
-  const signal = AbortSignal.any([AbortSignal.timeout(budget), ...(options.signal ? [options.signal] : [])]);
-  // Every in-flight IO operation listens on this signal (dozens at once is normal, not a leak).
-  setMaxListeners(0, signal);
+  const signal = signalWithin(options.signal, budget);
   const now = (options.now ?? (() => new Date()))();
   const started = performance.now();
   const ctx = createScanContext({

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { isExternalScanError } from "./errors.js";
-import { parseDnsServerList } from "./io/dns-servers.js";
 import { isDomainName, parseScanTarget } from "./target.js";
 
 describe("parseScanTarget", () => {
@@ -52,21 +51,5 @@ describe("parseScanTarget", () => {
   it("knows a domain name when it sees one", () => {
     expect(isDomainName("xn--bcher-kva.example")).toBe(true);
     expect(isDomainName("a".repeat(64) + ".example")).toBe(false);
-  });
-});
-
-describe("parseDnsServerList (HCS_DNS_SERVERS)", () => {
-  it("reads host[:port] entries, IPv6 in brackets, port 53 by default", () => {
-    expect(parseDnsServerList("127.0.0.1:5353, 1.1.1.1,[::1]:5300, 2606:4700:4700::1111")).toEqual([
-      { host: "127.0.0.1", port: 5353 },
-      { host: "1.1.1.1", port: 53 },
-      { host: "::1", port: 5300 },
-      { host: "2606:4700:4700::1111", port: 53 },
-    ]);
-    expect(parseDnsServerList("")).toEqual([]);
-  });
-
-  it.each(["dns.example:53", "127.0.0.1:70000", "127.0.0.1:abc"])("rejects %s", (value) => {
-    expect(() => parseDnsServerList(value)).toThrow(/not a DNS server address/);
   });
 });

@@ -1,6 +1,7 @@
 import { MAX_REQUEST_BYTES } from "@hcs/protocol";
 import type { z } from "zod";
 import { ServiceError } from "../errors.js";
+import { parseJsonAs } from "../util/parse-json.js";
 import type { HcsContext, HcsMiddleware } from "./state.js";
 
 /** Refuses bodies announced larger than the limit before reading a byte (spec §8: 10 MB). */
@@ -33,11 +34,6 @@ export async function readRawBody(ctx: HcsContext, limit = MAX_REQUEST_BYTES): P
   return ctx.state.rawBody;
 }
 
-/** zod issues as client-facing details: where and what, never the offending value. */
-export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.slice(0, 20).map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
-}
-
 /** Reads a JSON body and validates it: 415 unless application/json, 400 invalid_json, 400 invalid_body with issues. */
 export async function readJson<S extends z.ZodType>(
   ctx: HcsContext,
@@ -47,18 +43,5 @@ export async function readJson<S extends z.ZodType>(
   if (!ctx.is("application/json")) {
     throw new ServiceError("unsupported_media_type", "send the body as JSON with Content-Type: application/json");
   }
-  const raw = await readRawBody(ctx, options.limit);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new ServiceError("invalid_json", "the request body is not valid JSON");
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new ServiceError("invalid_body", "the request body does not match the schema", {
-      issues: zodIssues(parsed.error),
-    });
-  }
-  return parsed.data;
+  return parseJsonAs(await readRawBody(ctx, options.limit), schema);
 }

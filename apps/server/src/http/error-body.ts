@@ -1,4 +1,4 @@
-import { type ErrorBody, type ErrorCode, httpStatusFor } from "@hcs/protocol";
+import type { ErrorBody, ErrorCode } from "@hcs/protocol";
 
 /** The DESIGN §3.2 error envelope. */
 export function errorBody(
@@ -8,8 +8,4 @@ export function errorBody(
   details?: Record<string, unknown>,
 ): ErrorBody {
   return { error: { code, message, request_id: requestId, ...(details ? { details } : {}) } };
-}
-
-export function statusOf(code: ErrorCode): number {
-  return httpStatusFor(code);
 }

@@ -106,6 +106,7 @@ export function setRateHeaders(ctx: HcsContext, windows: readonly WindowState[])
 export function rateLimitedError(
   windows: readonly WindowState[],
   nowMs: number,
+  message?: string,
 ): { error: ServiceError; retryAfter: number } | null {
   const exceeded = windows.filter((w) => w.count > w.limit);
   if (exceeded.length === 0) return null;
@@ -113,7 +114,7 @@ export function rateLimitedError(
   const retryAfter = Math.max(1, Math.ceil((resetAt - nowMs) / 1000));
   return {
     retryAfter,
-    error: new ServiceError("rate_limited", `rate limit exceeded; retry in ${retryAfter} s`, {
+    error: new ServiceError("rate_limited", message ?? `rate limit exceeded; retry in ${retryAfter} s`, {
       limit: exceeded[0]!.limit,
       retry_after_seconds: retryAfter,
     }),

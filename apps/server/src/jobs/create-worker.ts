@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { SecretBox } from "../secrets/master-key.js";
 import type { Store } from "../store/store.js";
+import { splitPemChain } from "../tls/tls-material.js";
 import { fullScanExecutor } from "./full-scan.js";
 import { Worker } from "./worker.js";
 
@@ -14,8 +15,8 @@ type WorkerConfig = Pick<
 /** Extra CA certificates (PEM blocks) from HCS_EXTRA_CA_FILE, trusted for outbound TLS. */
 export function extraCaCertificates(file: string | null): string[] {
   if (!file) return [];
-  const pems = readFileSync(file, "utf8").match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
-  if (!pems) throw new Error(`HCS_EXTRA_CA_FILE: no PEM certificate in ${file}`);
+  const pems = splitPemChain(readFileSync(file, "utf8"));
+  if (pems.length === 0) throw new Error(`HCS_EXTRA_CA_FILE: no PEM certificate in ${file}`);
   return pems.map((p) => `${p}\n`);
 }
 

@@ -1,4 +1,3 @@
-import { FindingInputSchema, type FindingParsed } from "@hcs/protocol";
 import type { Kysely } from "kysely";
 import type { ExternalScanIO, ExternalScanIOOptions } from "../external-scan/index.js";
 import type { Database } from "../store/schema.js";
@@ -59,8 +58,13 @@ export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
               false,
             );
       }
-      const findings: FindingParsed[] = result.findings.map((f) => FindingInputSchema.parse(f));
-      return { source: "external", subject: result.target.domain, categories: result.categories, findings };
+      // The scan's findings were validated when they were made (externalFinding); they are stored as they are.
+      return {
+        source: "external",
+        subject: result.target.domain,
+        categories: result.categories,
+        findings: result.findings,
+      };
     } catch (err) {
       if (scan.isExternalScanError(err)) {
         if (err.code === "scan_cancelled")

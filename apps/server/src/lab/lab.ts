@@ -10,6 +10,7 @@ import { type RunningServer, startServer } from "../server.js";
 import { createAccount } from "../services/accounts.js";
 import { issueApiKey } from "../services/api-keys.js";
 import { addPractice } from "../services/practices.js";
+import { httpRequestTo, type TestResponse } from "../test-support/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.js";
 
 /**
@@ -25,6 +26,11 @@ export interface Lab {
   readonly apiKey: string;
   readonly accountId: string;
   readonly dataDir: string;
+  /**
+   * A request to the lab's server as the lab's account (X-API-Key), TLS verified against the server's CA: GET, or
+   * POST with `body` as JSON when one is given.
+   */
+  request(path: string, body?: unknown): Promise<TestResponse>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +82,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     apiKey: key.apiKey,
     accountId: account.id,
     dataDir,
+    request: (path, body) =>
+      httpRequestTo(`${server.url}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        ca: server.tls.caPem,
+        headers: { "X-API-Key": key.apiKey },
+        ...(body === undefined ? {} : { body }),
+      }),
     async stop() {
       await server.close();
       await Promise.all([samples.stop(), receiver.close()]);

@@ -53,3 +53,13 @@ export function isLoopbackAddress(address: string): boolean {
   if (isIP(address) === 4) return address.startsWith("127.");
   return address === "::1" || /^::ffff:127\./i.test(address);
 }
+
+/**
+ * The SSRF address policy (DESIGN §5) for every address a host resolves to — scan targets and webhook receivers
+ * alike: the addresses it refuses (none when the operator allows private targets). One refused address refuses the
+ * whole host: a name that mixes public and private answers is how DNS rebinding attacks look.
+ */
+export function checkAddressPolicy(addresses: readonly string[], allowPrivateTargets: boolean): string[] {
+  if (allowPrivateTargets) return [];
+  return addresses.filter((a) => !isPublicAddress(a));
+}

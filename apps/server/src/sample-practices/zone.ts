@@ -5,8 +5,6 @@ export type ZoneRecord =
   | { readonly name: string; readonly type: "TXT"; readonly text: string }
   | { readonly name: string; readonly type: "CNAME"; readonly target: string };
 
-export type ZoneRecordType = ZoneRecord["type"];
-
 export interface Zone {
   /** The zone apexes this server is authoritative for (e.g. "lakeside-family.test"). */
   readonly origins: readonly string[];

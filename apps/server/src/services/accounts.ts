@@ -78,14 +78,6 @@ export async function listAccounts(deps: ServiceDeps): Promise<AccountView[]> {
   return rows.map((r) => ({ ...r, plan: r.plan as Plan, tier: r.tier as Tier }));
 }
 
-export async function countAccounts(deps: ServiceDeps): Promise<number> {
-  const row = await deps.store.db
-    .selectFrom("accounts")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** The account's webhook secret in clear (for signing and for the operator CLI). */
 export async function webhookSecretOf(deps: ServiceDeps, accountId: string): Promise<string> {
   const row = await deps.store.db

@@ -16,6 +16,7 @@ import {
 } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import { newId } from "../util/ids.js";
+import { parseJsonAs } from "../util/parse-json.js";
 import { consumeDeployToken } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { currentGradeIn, recordAssessmentIn } from "./grades.js";
@@ -127,19 +128,7 @@ export async function acceptScanUpload(
   ) {
     throw new ServiceError("invalid_signature", "the upload signature does not verify with this agent's key");
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(upload.raw.toString("utf8"));
-  } catch {
-    throw new ServiceError("invalid_json", "the scan document is not valid JSON");
-  }
-  const parsed = ScanResultDocumentSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new ServiceError("invalid_body", "the scan document does not match the protocol schema", {
-      issues: parsed.error.issues.slice(0, 20).map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
-    });
-  }
-  const doc = parsed.data;
+  const doc = parseJsonAs(upload.raw, ScanResultDocumentSchema, "the scan document", "the protocol schema");
   if (doc.scan_id !== upload.idempotencyKey)
     throw new ServiceError("invalid_body", "Idempotency-Key must equal the document's scan_id");
   if (doc.agent_id !== agent.id)

@@ -5,15 +5,18 @@ import {
   GradeRecordSchema,
   SCORING_VERSION,
   type ScorableFinding,
-  type ScoringSubject,
+  SEVERITIES,
+  type Severity,
   type Source,
   scorePractice,
 } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
+import type { Executor } from "../store/hot-sql.js";
 import type { Database, FindingsTable } from "../store/schema.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { getPractice } from "./practices.js";
+import { assessedSubject } from "./scoring-subject.js";
 
 export interface AssessmentInput {
   readonly npi: string;
@@ -119,18 +122,13 @@ async function computeAndStoreGrade(
     .where("npi", "=", npi)
     .where("resolved_at", "is", null)
     .execute();
-  // A finding scores only in a category its subject assessed: "could not assess" notes (info findings of an
-  // unreachable check) are kept for the report but must not give an unexamined category a perfect score.
-  const subjects: ScoringSubject[] = assessments.map((a) => {
-    const categories = JSON.parse(a.categories) as CategoryName[];
-    return {
-      source: a.source as Source,
-      subject: a.subject,
-      categories,
-      findings: findings
-        .filter(
-          (f) => f.source === a.source && f.subject === a.subject && categories.includes(f.category as CategoryName),
-        )
+  const subjects = assessments.map((a) =>
+    assessedSubject(
+      a.source as Source,
+      a.subject,
+      JSON.parse(a.categories) as CategoryName[],
+      findings
+        .filter((f) => f.source === a.source && f.subject === a.subject)
         .map(
           (f): ScorableFinding => ({
             category: f.category as CategoryName,
@@ -138,8 +136,8 @@ async function computeAndStoreGrade(
             grade_cap: (f.grade_cap ?? undefined) as ScorableFinding["grade_cap"],
           }),
         ),
-    };
-  });
+    ),
+  );
   const result = scorePractice(subjects);
   if (!result) throw new ServiceError("no_grade_yet", `practice ${npi} has no category with data yet`);
   const scanDate = assessments
@@ -233,9 +231,9 @@ export function findingView(r: FindingsTable) {
   };
 }
 
-/** Open findings of a practice (inside `trx` when given), newest first. */
-export async function openFindings(deps: ServiceDeps, npi: string, trx?: Transaction<Database>) {
-  const rows = await (trx ?? deps.store.db)
+/** Open findings of a practice, newest first, read through `db` (the store or a transaction). */
+export async function openFindings(db: Executor, npi: string) {
+  const rows = await db
     .selectFrom("findings")
     .selectAll()
     .where("npi", "=", npi)
@@ -243,4 +241,12 @@ export async function openFindings(deps: ServiceDeps, npi: string, trx?: Transac
     .orderBy("last_seen", "desc")
     .execute();
   return rows.map(findingView);
+}
+
+/** How many findings there are of each severity, every severity present. */
+export function countBySeverity(findings: readonly { readonly severity: string }[]): Record<Severity, number> {
+  return Object.fromEntries(SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length])) as Record<
+    Severity,
+    number
+  >;
 }

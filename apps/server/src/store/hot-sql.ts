@@ -19,19 +19,15 @@ type Param = string | number | bigint | Buffer | null;
 const toParam = (v: unknown): Param => (v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : (v as Param));
 
 /**
- * SQLite: statements prepared once and run synchronously on the store's single connection. Inside a group-commit
- * batch that connection holds the batch's transaction, so the statements join it; outside, they run on their own.
+ * SQLite: statements prepared once (`prepare` is the store's statement cache) and run synchronously on the store's
+ * single connection. Inside a group-commit batch that connection holds the batch's transaction, so the statements
+ * join it; outside, they run on their own.
  * Only hot-path tables are touched this way, and none of those reads depends on another request's uncommitted write.
  */
-export function sqliteHotSql(sqlite: SQLite.Database): HotSql {
-  const cache = new Map<string, SQLite.Statement>();
+export function sqliteHotSql(prepare: (sql: string) => SQLite.Statement): HotSql {
   return {
     all<T>(_executor: Executor, text: string, params: readonly unknown[]): Promise<T[]> {
-      let stmt = cache.get(text);
-      if (!stmt) {
-        stmt = sqlite.prepare(text);
-        cache.set(text, stmt);
-      }
+      const stmt = prepare(text);
       try {
         const args = params.map(toParam);
         if (stmt.reader) return Promise.resolve(stmt.all(...args) as T[]);

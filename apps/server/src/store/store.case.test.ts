@@ -285,7 +285,7 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
         at: t3,
         reference: "job-2",
       });
-      const open = await openFindings(deps, "1234567893");
+      const open = await openFindings(deps.store.db, "1234567893");
       expect(open.map((f) => f.id).sort()).toEqual([
         "disk.unencrypted:frontdesk-01:/",
         "email.dmarc_missing:graded.example",
@@ -321,7 +321,7 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
         reference: null,
       });
       expect(Object.keys(g.categories)).toEqual(["email_security"]);
-      expect((await openFindings(deps, "1306849450")).map((f) => f.category)).toEqual(["privacy_compliance"]);
+      expect((await openFindings(deps.store.db, "1306849450")).map((f) => f.category)).toEqual(["privacy_compliance"]);
     });
 
     it("recomputes a grade made by an older scoring version", async () => {

@@ -54,8 +54,10 @@ export function openStore(options: StoreOptions): Store {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return makeStore("sqlite", db, sqliteHotSql(sqlite), `sqlite:${options.file}`);
+    // One statement cache serves the query builder and the hot path: both run synchronously on this connection.
+    const connection = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    return makeStore("sqlite", db, sqliteHotSql(connection.prepare), `sqlite:${options.file}`);
   }
   const url = new URL(options.url);
   const pool = new (loadPg().Pool)({

@@ -18,7 +18,8 @@ export interface TlsMaterial {
 
 const RENEW_BEFORE_MS = 30 * 24 * 3600 * 1000;
 
-function splitPemChain(pem: string): string[] {
+/** The PEM certificate blocks of a file's text, in order (keys and other blocks are skipped). */
+export function splitPemChain(pem: string): string[] {
   return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }
 

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { WEBHOOK_HEADERS, webhookSignedPayload } from "@hcs/protocol";
+import { webhookSignedPayload } from "@hcs/protocol";
 
 /** `X-HCS-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with the account's webhook secret>`. */
 export function signWebhook(secret: string, body: string, now: Date): string {
@@ -7,5 +7,3 @@ export function signWebhook(secret: string, body: string, now: Date): string {
   const v1 = createHmac("sha256", secret).update(webhookSignedPayload(t, body)).digest("hex");
   return `t=${t},v1=${v1}`;
 }
-
-export { WEBHOOK_HEADERS };

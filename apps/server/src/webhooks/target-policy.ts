@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { ServiceError } from "../errors.js";
-import { isPublicAddress } from "../net/ip-policy.js";
+import { checkAddressPolicy } from "../net/ip-policy.js";
 
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
@@ -41,11 +41,8 @@ export async function vetCallbackUrl(
   }
   if (addresses.length === 0)
     throw new ServiceError("invalid_callback_url", `callback_url host ${host} does not resolve`);
-  if (!options.allowPrivateTargets) {
-    const blocked = addresses.filter((a) => !isPublicAddress(a));
-    if (blocked.length > 0) {
-      throw new ServiceError("invalid_callback_url", "callback_url must resolve to public addresses only", { host });
-    }
+  if (checkAddressPolicy(addresses, options.allowPrivateTargets).length > 0) {
+    throw new ServiceError("invalid_callback_url", "callback_url must resolve to public addresses only", { host });
   }
   return { url, address: addresses[0]! };
 }

@@ -1,4 +1,5 @@
 import type { CheckOutcome } from "../check.js";
+import { statusForDnsFailure } from "../guard.js";
 import type { DnsAnswer } from "../io/types.js";
 
 /** True when the answer says the name has no such records (as opposed to "we could not find out"). */
@@ -9,15 +10,7 @@ export function isAbsent(answer: DnsAnswer<unknown>): boolean {
 /** The outcome of a DNS check whose essential query got no usable answer, or null when it did. */
 export function failedDnsOutcome(name: string, answer: DnsAnswer<unknown>): CheckOutcome | null {
   if (answer.ok || isAbsent(answer)) return null;
-  const detail = `DNS query for ${name} failed (${answer.code})`;
-  switch (answer.code) {
-    case "timeout":
-      return { status: "timeout", detail };
-    case "unreachable":
-      return { status: "unreachable", detail };
-    default:
-      return { status: "error", detail };
-  }
+  return { status: statusForDnsFailure(answer.code), detail: `DNS query for ${name} failed (${answer.code})` };
 }
 
 /** The TXT strings of an answer, [] when the name has none. */

@@ -1,9 +1,10 @@
-import { GradeRecordSchema, NpiSchema, SEVERITIES } from "@hcs/protocol";
+import { GradeRecordSchema, NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../../errors.js";
-import { zodIssues } from "../../http/body.js";
-import { gradeForNpi, openFindings } from "../../services/grades.js";
+import type { ServiceDeps } from "../../services/deps.js";
+import { countBySeverity, gradeForNpi, openFindings } from "../../services/grades.js";
 import { getOwnedPractice, listPractices } from "../../services/practices.js";
+import { zodIssues } from "../../util/parse-json.js";
 import { defineRoute } from "../route.js";
 
 const QuerySchema = z.strictObject({ npi: NpiSchema.optional() });
@@ -55,25 +56,15 @@ export const practiceStatusRoute = defineRoute({
         },
       );
     }
-    let npi = query.data.npi as string | undefined;
-    if (!npi) {
-      const owned = await listPractices(deps, caller.accountId);
-      if (owned.length === 0) throw new ServiceError("not_found", "no practice is registered to this account");
-      if (owned.length > 1) {
-        throw new ServiceError("invalid_query", "this account has several practices; pass ?npi=", {
-          npis: owned.map((p) => p.npi),
-        });
-      }
-      npi = owned[0]!.npi;
-    }
-    const practice = await getOwnedPractice(deps, npi, caller.accountId);
+    const practice = query.data.npi
+      ? await getOwnedPractice(deps, query.data.npi, caller.accountId)
+      : await onlyPracticeOf(deps, caller.accountId);
     ctx.state.auditResource = `practice:${practice.npi}`;
     const grade = await gradeForNpi(deps, practice.npi).catch((err: unknown) => {
       if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
       throw err;
     });
-    const findings = await openFindings(deps, practice.npi);
-    const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length]));
+    const bySeverity = countBySeverity(await openFindings(deps.store.db, practice.npi));
     ctx.body = PracticeStatusSchema.parse({
       npi: practice.npi,
       name: practice.name,
@@ -84,3 +75,15 @@ export const practiceStatusRoute = defineRoute({
     });
   },
 });
+
+/** The account's practice when it has exactly one (the listing already holds the whole row). */
+async function onlyPracticeOf(deps: ServiceDeps, accountId: string) {
+  const owned = await listPractices(deps, accountId);
+  if (owned.length === 0) throw new ServiceError("not_found", "no practice is registered to this account");
+  if (owned.length > 1) {
+    throw new ServiceError("invalid_query", "this account has several practices; pass ?npi=", {
+      npis: owned.map((p) => p.npi),
+    });
+  }
+  return owned[0]!;
+}

@@ -1,7 +1,6 @@
 import { FreeKeyRequestSchema, IssuedKeySchema } from "@hcs/protocol";
-import { ServiceError } from "../../errors.js";
 import { readJson } from "../../http/body.js";
-import { countRequest } from "../../http/rate-limit.js";
+import { countRequest, rateLimitedError } from "../../http/rate-limit.js";
 import { issueFreeKey } from "../../services/free-keys.js";
 import { defineRoute } from "../route.js";
 
@@ -21,21 +20,18 @@ export const freeKeyRoute = defineRoute({
   errors: ["invalid_json", "invalid_body", "unsupported_media_type", "payload_too_large", "rate_limited"],
   async handler(ctx, deps) {
     const request = await readJson(ctx, FreeKeyRequestSchema);
-    const [issued] = await countRequest(deps, {
+    const windows = await countRequest(deps, {
       bucket: `freekey:ip:${ctx.ip}`,
       windows: [{ limit: FREE_KEYS_PER_IP_PER_HOUR, windowMs: HOUR }],
     });
-    if (issued && issued.count > issued.limit) {
-      const retryAfter = Math.max(1, Math.ceil((issued.resetAtMs - deps.now().getTime()) / 1000));
-      ctx.set("Retry-After", String(retryAfter));
-      throw new ServiceError(
-        "rate_limited",
-        `at most ${FREE_KEYS_PER_IP_PER_HOUR} free keys per client address per hour`,
-        {
-          limit: FREE_KEYS_PER_IP_PER_HOUR,
-          retry_after_seconds: retryAfter,
-        },
-      );
+    const limited = rateLimitedError(
+      windows,
+      deps.now().getTime(),
+      `at most ${FREE_KEYS_PER_IP_PER_HOUR} free keys per client address per hour`,
+    );
+    if (limited) {
+      ctx.set("Retry-After", String(limited.retryAfter));
+      throw limited.error;
     }
     const key = await issueFreeKey(deps, request);
     ctx.state.auditResource = `account:${key.account_id}`;

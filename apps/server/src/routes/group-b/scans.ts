@@ -1,10 +1,17 @@
-import { JobSchema, SCAN_TYPES, ScanDispatchAcceptanceSchema, ScanDispatchRequestSchema } from "@hcs/protocol";
+import {
+  CREDIT_PRICES,
+  JobSchema,
+  SCAN_TYPES,
+  ScanDispatchAcceptanceSchema,
+  ScanDispatchRequestSchema,
+} from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../../errors.js";
-import { readJson, zodIssues } from "../../http/body.js";
+import { readJson } from "../../http/body.js";
 import { dispatchScan, jobForAccount } from "../../services/jobs.js";
+import { zodIssues } from "../../util/parse-json.js";
 import { vetCallbackUrl } from "../../webhooks/target-policy.js";
-import { pathParam } from "../params.js";
+import { invalidNpi, pathParam } from "../params.js";
 import { defineRoute } from "../route.js";
 
 // Read loosely first so that each problem gets its own documented code (invalid_npi, invalid_scan_type,
@@ -19,7 +26,7 @@ export const dispatchScanRoute = defineRoute({
   summary: "Dispatch an asynchronous compliance scan of a practice you own",
   description:
     "scan_type `full` (default): external scan of the practice's domain and website, unified grade, findings and report data. " +
-    "Costs 150 credits, charged when the job is accepted and refunded if it fails. With callback_url (https, public address), " +
+    `Costs ${CREDIT_PRICES.full_scan} credits, charged when the job is accepted and refunded if it fails. With callback_url (https, public address), ` +
     "the job JSON is POSTed there when the job ends, signed with X-HCS-Signature (see docs/webhooks.md).",
   body: ScanDispatchRequestSchema,
   responses: { 202: { description: "Accepted; poll poll_url", schema: ScanDispatchAcceptanceSchema } },
@@ -52,7 +59,7 @@ export const dispatchScanRoute = defineRoute({
     const parsed = ScanDispatchRequestSchema.safeParse(loose);
     if (!parsed.success) {
       const first = parsed.error.issues[0]?.path[0];
-      if (first === "npi") throw new ServiceError("invalid_npi", "npi must be 10 digits with a valid check digit");
+      if (first === "npi") throw invalidNpi();
       if (first === "callback_url")
         throw new ServiceError("invalid_callback_url", "callback_url must be an https URL", {
           issues: zodIssues(parsed.error),
