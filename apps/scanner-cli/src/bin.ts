@@ -4,13 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { CliError, EXIT, type ExitCode, ExitWith } from "./cli/errors.js";
 import { createOutput } from "./cli/output.js";
 import type { CommandContext } from "./commands/context.js";
-import { flushCommand } from "./commands/flush.js";
-import { oneShotCommand } from "./commands/one-shot.js";
-import { phasesCommand } from "./commands/phases.js";
-import { registerCommand } from "./commands/register.js";
-import { scanCommand } from "./commands/scan.js";
-import { statusCommand } from "./commands/status.js";
-import { ServerRefusal } from "./transport/server-client.js";
+import { ServerRefusal } from "./transport/server-refusal.js";
 import { SCANNER_VERSION } from "./version.js";
 
 // The only module that touches process state: argv, env, stdin/stdout/stderr, signals and the exit code.
@@ -102,6 +96,8 @@ const scanOptions = (cmd: Command) =>
     .addOption(new Option("--fail-under <grade>", "exit 3 when the grade is below this letter").argParser(gradeOption))
     .addOption(new Option("--timeout <seconds>", "time budget of each phase").argParser(seconds));
 
+// Each command's module is loaded by its action, when that command runs: `--help`, `--version` and the light
+// commands do not pay for the phases, the EOL dataset, systeminformation, execa, listr2 or got at start-up.
 common(tokenOptions(program.command("register")))
   .description("Register this machine with your HCS server using a deploy token (once)")
   .option("--force", "replace an existing registration")
@@ -109,7 +105,7 @@ common(tokenOptions(program.command("register")))
     "after",
     "\nExamples:\n  hcs-scanner register --key-file ./hcs-deploy-token.txt\n  HCS_DEPLOY_TOKEN=$(cat token.txt) hcs-scanner register\n  pbpaste | hcs-scanner register --key -",
   )
-  .action((o) => registerCommand(ctx, o));
+  .action(async (o) => (await import("./commands/register.js")).registerCommand(ctx, o));
 
 common(scanOptions(program.command("scan")))
   .description("Run the 12-phase scan and upload it (spooled if the server cannot be reached)")
@@ -117,7 +113,7 @@ common(scanOptions(program.command("scan")))
     "after",
     "\nExamples:\n  hcs-scanner scan                                  # this machine only\n  hcs-scanner scan --targets 10.20.0.0/24 --ephi-paths /srv/share\n  hcs-scanner scan --no-upload --json --out scan.json\n  hcs-scanner scan --phases ports,tls --targets printer.clinic.lan",
   )
-  .action(async (o) => finish(await scanCommand(ctx, o)));
+  .action(async (o) => finish(await (await import("./commands/scan.js")).scanCommand(ctx, o)));
 
 common(scanOptions(tokenOptions(program.command("one-shot"))))
   .description("Register a throw-away identity, scan, upload and print the grade (for CI)")
@@ -125,19 +121,19 @@ common(scanOptions(tokenOptions(program.command("one-shot"))))
     "after",
     '\nExample (CI, token from the pipeline\'s secret store):\n  HCS_DEPLOY_TOKEN="$HCS_TOKEN" hcs-scanner one-shot --fail-under C --json',
   )
-  .action(async (o) => finish(await oneShotCommand(ctx, o)));
+  .action(async (o) => finish(await (await import("./commands/one-shot.js")).oneShotCommand(ctx, o)));
 
 common(program.command("phases"))
   .description("List the 12 phases, their HIPAA controls and platform support")
-  .action((o) => phasesCommand(ctx, o));
+  .action(async (o) => (await import("./commands/phases.js")).phasesCommand(ctx, o));
 
 common(program.command("status"))
   .description("Show the registration, the last scan and uploads waiting in the spool")
-  .action((o) => statusCommand(ctx, o));
+  .action(async (o) => (await import("./commands/status.js")).statusCommand(ctx, o));
 
 common(program.command("flush"))
   .description("Send spooled uploads now (exit 4 if some still cannot be sent)")
-  .action(async (o) => finish(await flushCommand(ctx, o)));
+  .action(async (o) => finish(await (await import("./commands/flush.js")).flushCommand(ctx, o)));
 
 function finish(code: ExitCode): void {
   if (code !== EXIT.ok) throw new ExitWith(code);

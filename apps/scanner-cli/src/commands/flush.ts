@@ -1,31 +1,17 @@
 import { EXIT, type ExitCode } from "../cli/errors.js";
-import { ServerClient } from "../transport/server-client.js";
-import { listSpool } from "../upload/spool.js";
 import { flushSpool } from "../upload/upload.js";
-import { type CommandContext, type CommonOptions, filesFor, userAgentOf } from "./context.js";
+import { type CommandContext, type CommonOptions, clientFor, filesFor } from "./context.js";
 
 /** Sends spooled uploads. Exit 4 when some still could not be sent. */
 export async function flushCommand(ctx: CommandContext, o: CommonOptions): Promise<ExitCode> {
   const files = filesFor(ctx, o);
-  const pending = listSpool(files);
-  if (pending.length === 0) {
-    if (o.json) ctx.output.out(JSON.stringify({ sent: [], rejected: [], remaining: 0 }, null, 2));
-    else if (!o.quiet) ctx.output.out("Nothing to send: the spool is empty.");
-    return EXIT.ok;
-  }
   // Spooled entries are signed already and carry their server's pinned CA: no identity is needed to send them.
-  const report = await flushSpool(
-    (entry) =>
-      new ServerClient({
-        serverUrl: entry.server_url,
-        caPem: entry.ca_pem,
-        userAgent: userAgentOf(ctx.version),
-        retries: 2,
-      }),
-    files,
-  );
+  const report = await flushSpool((entry) => clientFor(ctx, entry, 2), files);
   if (o.json) ctx.output.out(JSON.stringify(report, null, 2));
   else if (!o.quiet) {
+    // Every entry ends up sent, rejected or still waiting, so an empty report means the spool was empty.
+    if (report.sent.length === 0 && report.rejected.length === 0 && report.remaining === 0)
+      ctx.output.out("Nothing to send: the spool is empty.");
     for (const s of report.sent)
       ctx.output.out(
         `sent ${s.scan_id}${s.duplicate ? " (the server already had it)" : ""}${s.grade ? `, grade ${s.grade}` : ""}`,

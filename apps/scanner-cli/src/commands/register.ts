@@ -11,8 +11,8 @@ import { loadRegistration, type Registration, saveRegistration } from "../config
 import { type AgentKeys, generateAgentKeys, signMessage } from "../identity/keys.js";
 import { readDeployToken } from "../token/read-token.js";
 import { fetchPinnedCa } from "../transport/pinned-ca.js";
-import { ServerClient, ServerRefusal } from "../transport/server-client.js";
-import { type CommandContext, type CommonOptions, filesFor, userAgentOf } from "./context.js";
+import { ServerRefusal } from "../transport/server-refusal.js";
+import { type CommandContext, type CommonOptions, clientFor, filesFor } from "./context.js";
 
 export interface TokenOptions {
   readonly key?: string;
@@ -35,7 +35,7 @@ export async function enrol(
 ): Promise<Registration> {
   const caPem = await fetchPinnedCa(token.parts.serverUrl, token.parts.caSha256);
   const keys: AgentKeys = generateAgentKeys();
-  const client = new ServerClient({ serverUrl: token.parts.serverUrl, caPem, userAgent: userAgentOf(ctx.version) });
+  const client = clientFor(ctx, { server_url: token.parts.serverUrl, ca_pem: caPem });
   const body = {
     deploy_token: token.token,
     public_key: keys.publicKey,

@@ -7,7 +7,6 @@ import { liveProgress, type Progress, plainProgress, silentProgress } from "../c
 import { loadRegistration, type Registration } from "../config/agent-config.js";
 import { writeFileAtomic } from "../config/atomic-write.js";
 import type { ConfigFiles } from "../config/paths.js";
-import type { Host } from "../host/host.js";
 import { createRealHost } from "../host/real-host.js";
 import type { ScanScope } from "../phases/phase.js";
 import { PHASE_REGISTRY } from "../phases/registry.js";
@@ -17,10 +16,9 @@ import { buildScanScope } from "../runner/scope.js";
 import { selectPhases } from "../runner/select-phases.js";
 import { buildScanDocument } from "../scan/document.js";
 import { summarizeScan } from "../scan/summary.js";
-import { ServerClient } from "../transport/server-client.js";
 import { spoolUpload } from "../upload/spool.js";
 import { flushSpool, signUpload, type UploadOutcome, uploadOrSpool } from "../upload/upload.js";
-import { type CommandContext, type CommonOptions, filesFor, userAgentOf } from "./context.js";
+import { type CommandContext, type CommonOptions, clientFor, filesFor } from "./context.js";
 
 export interface ScanOptions extends CommonOptions {
   readonly targets?: string;
@@ -34,24 +32,14 @@ export interface ScanOptions extends CommonOptions {
   readonly ephiPaths?: string;
 }
 
-export function clientFor(ctx: CommandContext, registration: Registration): ServerClient {
-  return new ServerClient({
-    serverUrl: registration.config.server_url,
-    caPem: registration.config.ca_pem,
-    userAgent: userAgentOf(ctx.version),
-    retries: 3,
-  });
-}
-
 /** Runs the 12-phase scan (or the selected phases), writes --out, uploads or spools, prints the outcome. */
 export async function runScan(
   ctx: CommandContext,
   o: ScanOptions,
   files: ConfigFiles,
   registration: Registration | null,
-  hostOverride?: Host,
 ): Promise<ExitCode> {
-  const host = hostOverride ?? (await createRealHost());
+  const host = await createRealHost();
   let selection: ReturnType<typeof selectPhases>;
   let scope: ScanScope;
   try {
@@ -117,7 +105,7 @@ export async function runScan(
   let upload: UploadOutcome | null = null;
   let flushed = 0;
   if (registration && o.upload !== false) {
-    const client = clientFor(ctx, registration);
+    const client = clientFor(ctx, registration.config, 3);
     const entry = {
       agent_id: registration.config.agent_id,
       scan_id: document.scan_id,
@@ -128,9 +116,7 @@ export async function runScan(
     };
     // Earlier scans that could not be sent go first (one quick try each); if the server is still out of reach,
     // this scan joins them in the spool without waiting through retries.
-    const quick = (e: { server_url: string; ca_pem: string }) =>
-      new ServerClient({ serverUrl: e.server_url, caPem: e.ca_pem, userAgent: userAgentOf(ctx.version), retries: 0 });
-    const report = await flushSpool(quick, files);
+    const report = await flushSpool((e) => clientFor(ctx, e, 0), files);
     flushed = report.sent.length;
     if (report.remaining > 0) {
       const path = spoolUpload(files, {

@@ -1,10 +1,10 @@
 import { Socket } from "node:net";
 import type { ConnectResult, PortState } from "./host.js";
+import { CLOSED_ERRORS, LOCAL_FAILURE_ERRORS } from "./tcp-wrap.js";
 
-/** Errors that say nothing about the target: this machine ran out of descriptors, buffers or ephemeral ports. */
-const LOCAL_FAILURES = new Set(["EMFILE", "ENFILE", "EADDRNOTAVAIL", "ENOBUFS", "EAGAIN", "EADDRINUSE"]);
-/** A reset or refusal proves a host answered: the port is closed, not filtered (as nmap reads it). */
-const CLOSED = new Set(["ECONNREFUSED", "ECONNRESET"]);
+// The same error table as the tcp_wrap probe, so both probes give the same states.
+const LOCAL_FAILURES = new Set(LOCAL_FAILURE_ERRORS);
+const CLOSED = new Set(CLOSED_ERRORS);
 
 /**
  * One TCP connect probe: `open` on a completed handshake (closed again at once, nothing sent), `closed` on a

@@ -13,13 +13,21 @@ import {
  * The one wrapper over systeminformation. Each call degrades to an empty answer when the library fails (it shells
  * out to tools that may be missing), so a phase sees "nothing known" rather than an exception.
  * Process command-line parameters are deliberately dropped: they can hold passwords and tokens.
+ *
+ * Several phases (and the scan command) ask the same questions: one scan read the OS four times, the process list
+ * three times and the interfaces twice, and each read spawns processes. The reads that do not change during a scan
+ * are therefore made once per wrapper and their first answer is reused: the promise itself, so concurrent callers
+ * share one read, and never a rejection ({@link guard} turns failures into the fallback). One real host, hence one
+ * wrapper, is built per run, so the cache lives exactly one scan; the process list becomes one snapshot per scan,
+ * taken by the first phase that asks. Connections (which the scan's own probes change), the gateway, block devices
+ * and users are read afresh on every call.
  */
 export function createSysInfo(): SysInfo {
   return {
-    osInfo: () => guard(readOsInfo, UNKNOWN_OS),
-    networkInterfaces: () => guard(readInterfaces, []),
+    osInfo: once(() => guard(readOsInfo, UNKNOWN_OS)),
+    networkInterfaces: once(() => guard(readInterfaces, [])),
     defaultGateway: () => guard(async () => (await si.networkGatewayDefault()) || null, null),
-    system: () =>
+    system: once(() =>
       guard(
         async () => {
           const s = await si.system();
@@ -27,7 +35,8 @@ export function createSysInfo(): SysInfo {
         },
         { manufacturer: "", model: "", serial: "", virtual: false },
       ),
-    cpu: () =>
+    ),
+    cpu: once(() =>
       guard(
         async () => {
           const c = await si.cpu();
@@ -35,11 +44,21 @@ export function createSysInfo(): SysInfo {
         },
         { brand: "", cores: 0 },
       ),
-    memoryBytes: () => guard(async () => (await si.mem()).total, 0),
+    ),
+    memoryBytes: once(() => guard(async () => (await si.mem()).total, 0)),
     blockDevices: () => guard(readBlockDevices, []),
     users: () => guard(async () => (await si.users()).map((u) => ({ user: u.user, tty: u.tty, date: u.date })), []),
-    processes: () => guard(readProcesses, []),
+    processes: once(() => guard(readProcesses, [])),
     networkConnections: () => guard(readConnections, []),
+  };
+}
+
+/** A parameterless read made at the first call; later calls get the same promise. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let first: Promise<T> | undefined;
+  return () => {
+    first ??= read();
+    return first;
   };
 }
 

@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import { type PhaseId, type PhaseResult, PhaseResultSchema } from "@hcs/protocol";
 import type { Host } from "../host/host.js";
 import type { Phase, PhaseContext, PhaseOptions, PhaseOutcome, ScanScope } from "../phases/phase.js";
+import { failed, skipped, unsupported } from "../phases/shared/outcome.js";
 import type { RunnerEvent } from "./events.js";
 import { withNetworkScope } from "./network-guard.js";
 import { orderByDependencies, protocolRank } from "./topo-order.js";
@@ -36,10 +37,7 @@ export async function runPhases(input: RunPhasesInput): Promise<PhaseResult[]> {
   const results = new Map<PhaseId, PhaseResult>();
   const outcomes = new Map<PhaseId, PhaseOutcome>();
   for (const phase of cyclic) {
-    results.set(
-      phase.id,
-      record(input, phase, failedOutcome("dependency_cycle", "the phase's dependencies form a cycle"), 0),
-    );
+    results.set(phase.id, record(input, phase, failed("dependency_cycle", "the phase's dependencies form a cycle"), 0));
   }
   const limit = Math.max(1, input.concurrency ?? DEFAULT_CONCURRENCY);
   const waiting = [...ordered];
@@ -76,12 +74,9 @@ async function runOne(
     const result = record(input, phase, outcome, durationMs);
     return { phase, result, outcome: { ...outcome, status: result.status } };
   };
-  if (input.signal?.aborted)
-    return settle({ status: "skipped", facts: {}, findings: [], reason: "the scan was cancelled" }, 0);
-  if (!phase.platforms.includes(input.host.platform)) {
-    const reason = `${phase.title} has no ${input.host.platform} implementation`;
-    return settle({ status: "unsupported", facts: {}, findings: [], reason }, 0);
-  }
+  if (input.signal?.aborted) return settle(skipped("the scan was cancelled"), 0);
+  if (!phase.platforms.includes(input.host.platform))
+    return settle(unsupported(`${phase.title} has no ${input.host.platform} implementation`), 0);
   input.onEvent?.({ type: "phase_started", id: phase.id, title: phase.title });
   const started = performance.now();
   const outcome = await runWithBudget(input, phase, outcomes);
@@ -103,11 +98,11 @@ async function runWithBudget(
   });
   const timer = setTimeout(() => {
     controller.abort();
-    stop(failedOutcome("phase_timeout", `the phase did not finish within ${timeoutMs} ms`));
+    stop(failed("phase_timeout", `the phase did not finish within ${timeoutMs} ms`));
   }, timeoutMs);
   const onCancel = () => {
     controller.abort();
-    stop(failedOutcome("cancelled", "the scan was cancelled while the phase ran"));
+    stop(failed("cancelled", "the scan was cancelled while the phase ran"));
   };
   input.signal?.addEventListener("abort", onCancel, { once: true });
   const earlier = new Map<PhaseId, PhaseOutcome>();
@@ -126,7 +121,7 @@ async function runWithBudget(
     log: (message) => input.onEvent?.({ type: "phase_log", id: phase.id, message }),
   };
   const work = (async () => phase.run(ctx))().catch((error: unknown) =>
-    failedOutcome("phase_error", error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+    failed("phase_error", error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   );
   try {
     return await Promise.race([work, stopped]);
@@ -136,10 +131,6 @@ async function runWithBudget(
     // A phase that lost the race keeps running until it notices the abort; its late answer is ignored.
     controller.abort();
   }
-}
-
-function failedOutcome(code: string, message: string): PhaseOutcome {
-  return { status: "failed", facts: {}, findings: [], reason: message, error: { code, message } };
 }
 
 /** The wire result of a phase, validated against the protocol: malformed output is itself a failure. */

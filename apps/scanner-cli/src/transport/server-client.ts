@@ -1,19 +1,9 @@
 import got, { type Got, RequestError } from "got";
 import { z } from "zod";
 import { CliError } from "../cli/errors.js";
+import { ServerRefusal } from "./server-refusal.js";
 
-/** The server said no: status and its error code (DESIGN §3.2 body). */
-export class ServerRefusal extends Error {
-  override readonly name = "ServerRefusal";
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> | undefined,
-  ) {
-    super(message);
-  }
-}
+export { ServerRefusal };
 
 // Lenient on purpose: a newer server may use error codes this scanner does not know yet.
 const ErrorBody = z.object({

@@ -49,27 +49,16 @@ export async function uploadOrSpool(
   entry: { agent_id: string; scan_id: string; signature: string; body: string; server_url: string; ca_pem: string },
   now: Date,
 ): Promise<UploadOutcome> {
+  const spool = (lastError: string, reason: string): UploadOutcome => {
+    const path = spoolUpload(files, { ...entry, spooled_at: now.toISOString(), attempts: 1, last_error: lastError });
+    return { kind: "spooled", path, reason };
+  };
   try {
     return { kind: "uploaded", acceptance: await sendUpload(client, entry) };
   } catch (err) {
-    if (err instanceof CliError && err.code === "server_unreachable") {
-      const path = spoolUpload(files, {
-        ...entry,
-        spooled_at: now.toISOString(),
-        attempts: 1,
-        last_error: err.message,
-      });
-      return { kind: "spooled", path, reason: err.message };
-    }
-    if (err instanceof ServerRefusal && (err.status >= 500 || err.status === 429)) {
-      const path = spoolUpload(files, {
-        ...entry,
-        spooled_at: now.toISOString(),
-        attempts: 1,
-        last_error: `server answered ${err.status}`,
-      });
-      return { kind: "spooled", path, reason: `the server answered ${err.status} (${err.code})` };
-    }
+    if (err instanceof CliError && err.code === "server_unreachable") return spool(err.message, err.message);
+    if (err instanceof ServerRefusal && (err.status >= 500 || err.status === 429))
+      return spool(`server answered ${err.status}`, `the server answered ${err.status} (${err.code})`);
     throw err;
   }
 }

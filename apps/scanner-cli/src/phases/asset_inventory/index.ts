@@ -8,7 +8,7 @@ import { linuxSoftware } from "./linux.js";
 import { classifyEphiRoles, type Software } from "./parse.js";
 import { windowsSoftware } from "./win32.js";
 
-/** Software entries kept in the facts (the eol phase reads them); a workstation has far fewer. */
+/** Software entries kept in the facts (eol and backups read them back with softwareOf); a workstation has far fewer. */
 const MAX_SOFTWARE = 5000;
 
 /** Hardware, OS, installed software and the ePHI-bearing roles of this machine (DESIGN §3.6, phase 8). */

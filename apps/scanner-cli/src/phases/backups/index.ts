@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Host } from "../../host/host.js";
+import { softwareOf } from "../asset_inventory/software-facts.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { ok, skipped } from "../shared/outcome.js";
 import { backupAgents } from "./agents.js";
@@ -8,8 +8,6 @@ import { evaluateBackups } from "./evaluate.js";
 import { timeshiftRecord } from "./linux.js";
 import type { NativeBackupRecord } from "./record.js";
 import { windowsBackupRecord } from "./win32.js";
-
-const InventorySchema = z.object({ software: z.array(z.object({ name: z.string() })) });
 
 /**
  * Backup agents and the age of the last backup (DESIGN §3.6, phase 11). Agents are recognised in the software
@@ -35,11 +33,10 @@ async function nativeRecord(
 }
 
 async function checkBackups(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const inventory = InventorySchema.safeParse(ctx.earlier.get("asset_inventory")?.facts);
-  if (!inventory.success)
-    return skipped("needs the software list of the asset_inventory phase, which did not complete");
+  const software = softwareOf(ctx.earlier.get("asset_inventory"));
+  if (!software) return skipped("needs the software list of the asset_inventory phase, which did not complete");
   const processes = await ctx.host.sysinfo.processes();
-  const agents = backupAgents([...inventory.data.software.map((s) => s.name), ...processes.map((p) => p.name)]);
+  const agents = backupAgents([...software.map((s) => s.name), ...processes.map((p) => p.name)]);
   const record = await nativeRecord(ctx.host, ctx.signal, agents);
   const { facts, findings } = evaluateBackups(agents, record, ctx.host.now());
   return ok(facts, findings);

@@ -1,5 +1,5 @@
 import type { FindingInput } from "@hcs/protocol";
-import { z } from "zod";
+import { softwareOf } from "../asset_inventory/software-facts.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok } from "../shared/outcome.js";
@@ -7,7 +7,6 @@ import { EOL_DATASET_DATE, type EolMatch, identifyProduct, matchEndOfLife } from
 
 /** Within this many days of end of life a product earns an early warning. */
 const WARN_DAYS = 90;
-const InventorySoftwareSchema = z.object({ software: z.array(z.object({ name: z.string(), version: z.string() })) });
 
 /** End-of-life OS and server software against the bundled, dated endoflife.date snapshot (DESIGN §3.6, phase 10). */
 export const eolPhase = definePhase({
@@ -27,8 +26,8 @@ async function checkEndOfLife(ctx: PhaseContext): Promise<PhaseOutcome> {
   const os = await ctx.host.sysinfo.osInfo();
   const today = ctx.host.now();
   const subjects: Subject[] = [{ kind: "os", name: os.distro, version: os.release || os.build }];
-  const inventory = InventorySoftwareSchema.safeParse(ctx.earlier.get("asset_inventory")?.facts);
-  if (inventory.success) for (const s of inventory.data.software) subjects.push({ kind: "software", ...s });
+  const software = softwareOf(ctx.earlier.get("asset_inventory"));
+  for (const s of software ?? []) subjects.push({ kind: "software", ...s });
   const matched: { subject: Subject; match: EolMatch }[] = [];
   const seen = new Set<string>();
   for (const subject of subjects) {
@@ -44,7 +43,7 @@ async function checkEndOfLife(ctx: PhaseContext): Promise<PhaseOutcome> {
     {
       dataset_date: EOL_DATASET_DATE,
       os: { name: os.distro, version: os.release },
-      software_checked: inventory.success ? inventory.data.software.length : 0,
+      software_checked: software?.length ?? 0,
       products: matched.map(({ subject, match }) => ({
         kind: subject.kind,
         name: subject.name,

@@ -23,6 +23,13 @@ const vnc: RiskyService = {
   risk: "VNC gives full remote control of a desktop, often with a weak shared password and without encryption.",
   remediation: "Disable VNC or reach it only through an encrypted, MFA-protected remote access gateway (VPN).",
 };
+const dicom: RiskyService = {
+  service: "dicom",
+  severity: "high",
+  risk: "A DICOM service (PACS, modality) is reachable; DICOM associations are usually unauthenticated and unencrypted.",
+  remediation:
+    "Restrict DICOM to known AE titles and source addresses, use DICOM TLS, and place imaging devices on their own segment.",
+};
 
 /** Services whose reachability on a clinic network is itself a finding (DESIGN §3.6, ports). */
 export const RISKY_SERVICES: ReadonlyMap<number, RiskyService> = new Map([
@@ -84,26 +91,8 @@ export const RISKY_SERVICES: ReadonlyMap<number, RiskyService> = new Map([
     6379,
     { ...database("Redis"), risk: "Redis accepts connections from this segment and has no authentication by default." },
   ],
-  [
-    104,
-    {
-      service: "dicom",
-      severity: "high",
-      risk: "A DICOM service (PACS, modality) is reachable; DICOM associations are usually unauthenticated and unencrypted.",
-      remediation:
-        "Restrict DICOM to known AE titles and source addresses, use DICOM TLS, and place imaging devices on their own segment.",
-    },
-  ],
-  [
-    11112,
-    {
-      service: "dicom",
-      severity: "high",
-      risk: "A DICOM service (PACS, modality) is reachable; DICOM associations are usually unauthenticated and unencrypted.",
-      remediation:
-        "Restrict DICOM to known AE titles and source addresses, use DICOM TLS, and place imaging devices on their own segment.",
-    },
-  ],
+  [104, dicom],
+  [11112, dicom],
   [
     2575,
     {

@@ -1,4 +1,4 @@
-import type { ExecResult, Host } from "../../host/host.js";
+import type { ExecResult } from "../../host/host.js";
 
 /**
  * Why a command's output cannot be used, in words for the operator, or null when it can.
@@ -9,10 +9,4 @@ export function unusableOutput(r: ExecResult, tool = r.command.split(" ")[0] ?? 
   if (r.permissionDenied) return `${tool} needs administrator (root) privileges`;
   if (r.timedOut) return `${tool} did not answer in time`;
   return null;
-}
-
-/** A command's stdout when it ran, whatever its exit code (several tools exit non-zero with useful output). */
-export async function execText(host: Host, command: string, args: readonly string[], signal?: AbortSignal) {
-  const r = await host.exec(command, args, signal ? { signal } : {});
-  return { result: r, problem: unusableOutput(r), text: r.stdout };
 }

@@ -1,0 +1,15 @@
+/**
+ * The server said no: status and its error code (DESIGN §3.2 body). Kept apart from the HTTP client (and its got
+ * import) so that bin.ts can recognise a refusal without loading the client at start-up.
+ */
+export class ServerRefusal extends Error {
+  override readonly name = "ServerRefusal";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> | undefined,
+  ) {
+    super(message);
+  }
+}
