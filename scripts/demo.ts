@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Job, JobSchema } from "@hcs/protocol";
 import { startLab } from "../apps/server/src/lab/lab.js";
-import { httpRequestTo } from "../apps/server/src/test-support/https-client.js";
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
@@ -30,18 +29,15 @@ let exitCode = 0;
 try {
   const { server, samples, receiver } = lab;
   say(`server listening on ${server.url} (SQLite in ${lab.dataDir}); ${samples.practices.length} sample practices`);
-  const api = (path: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
-    httpRequestTo(`${server.url}${path}`, {
-      method,
-      ca: server.tls.caPem,
-      headers: { "X-API-Key": lab.apiKey },
-      ...(body === undefined ? {} : { body }),
-    });
 
   // 1. External scans, dispatched through the agent API with a webhook.
   const jobs = new Map<string, string>();
   for (const p of samples.practices) {
-    const res = await api("/v1/a2a/scans/dispatch", { npi: p.npi, scan_type: "full", callback_url: receiver.url });
+    const res = await lab.request("/v1/a2a/scans/dispatch", {
+      npi: p.npi,
+      scan_type: "full",
+      callback_url: receiver.url,
+    });
     if (res.status !== 202) throw new Error(`dispatch for ${p.name} answered ${res.status}: ${res.text}`);
     jobs.set(p.npi, res.json.poll_url);
     say(
@@ -52,7 +48,7 @@ try {
   while (done.size < jobs.size) {
     for (const [npi, poll] of jobs) {
       if (done.has(npi)) continue;
-      const job = JobSchema.parse((await api(poll)).json);
+      const job = JobSchema.parse((await lab.request(poll)).json);
       if (job.status === "completed" || job.status === "failed") {
         done.set(npi, job);
         const name = samples.practices.find((p) => p.npi === npi)!.name;
@@ -66,7 +62,7 @@ try {
 
   // 2. The internal scanner of one practice: deploy token → hcs-scanner one-shot (loopback targets only).
   const clinic = samples.practices[1]!;
-  const deploy = await api(`/v1/a2a/network/deploy/${clinic.npi}`, {});
+  const deploy = await lab.request(`/v1/a2a/network/deploy/${clinic.npi}`, {});
   if (deploy.status !== 201) throw new Error(`deploy token: ${deploy.status} ${deploy.text}`);
   say(
     `deploy token issued for ${clinic.name}; running hcs-scanner one-shot on this machine (targets: 127.0.0.1 only)…`,
@@ -104,7 +100,7 @@ try {
     `${"NPI".padEnd(11)} ${"practice".padEnd(30)} ${"score".padStart(5)}  grade  coverage             top findings`,
   );
   for (const p of samples.practices) {
-    const g = (await api(`/v1/a2a/grade/${p.npi}`)).json;
+    const g = (await lab.request(`/v1/a2a/grade/${p.npi}`)).json;
     const job = done.get(p.npi)!;
     const coverage = ["external", "internal", "administrative"]
       .filter((s) => g.coverage[s].status !== "none")
@@ -125,7 +121,7 @@ try {
       console.log(`${"".padEnd(11)} ${"".padEnd(30)} ${"".padStart(5)}  ${"".padEnd(5)}  ${"".padEnd(20)} ${l}`);
   }
   console.log("");
-  const unified = (await api(`/v1/a2a/grade/${clinic.npi}`)).json;
+  const unified = (await lab.request(`/v1/a2a/grade/${clinic.npi}`)).json;
   say(
     `${clinic.name}: unified grade ${unified.grade} (${unified.compliance_score}/100) from external (${unified.coverage.external.categories_with_data.join(", ")}) and internal (${unified.coverage.internal.categories_with_data.join(", ")}) data${unified.caps_applied.length ? `; caps: ${unified.caps_applied.map((c: { id: string }) => c.id).join(", ")}` : ""}`,
   );

@@ -22,7 +22,24 @@ if (names.length === 0) {
   process.exit(available.length === 0 ? 1 : 0);
 }
 
-// Benchmarks measure the built code, as it is deployed.
+// Unknown names fail here, before the build.
+const unknown = names.filter((n) => !available.includes(n));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark ${unknown.map((n) => `"${n}"`).join(", ")}; available: ${available.join(", ") || "none"}`,
+  );
+  process.exit(2);
+}
+
+// Every workspace is built first, though not every benchmark measures built code. What each one runs:
+//  - grade-lookup: the built server (apps/server/dist/bin.js) under plain node, as deployments run it; its
+//    baseline, a bare Koa handler (bench/grade-lookup/bare-server.ts), under tsx;
+//  - scanner-full: the packaged scanner bundle (apps/scanner-cli/dist/bin.js) under plain node, as clinics run it;
+//  - external-scan: the server's TypeScript sources under tsx, in the bench's own process (startLab: server, worker
+//    and sample practices), with @hcs/protocol from its build;
+//  - port-scan: the scanner's TypeScript sources under tsx in the bench's own process (with @hcs/protocol from its
+//    build) and, for the fresh-process rows, the same sources (@hcs/protocol's included) bundled by esbuild and run
+//    under plain node.
 const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--output-logs=errors-only"], {
   cwd: root,
   stdio: "inherit",
@@ -31,10 +48,6 @@ const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--outp
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 for (const name of names) {
-  if (!available.includes(name)) {
-    console.error(`unknown benchmark "${name}"; available: ${available.join(", ") || "none"}`);
-    process.exit(2);
-  }
   console.log(`\n=== bench/${name} ===`);
   const r = spawnSync("npx", ["--no-install", "tsx", join(benchDir, name, "run.ts")], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);

@@ -4,25 +4,13 @@
 // estimated_duration_ms is from the measured duration once warm.
 import { createExternalScanIO, runExternalScan } from "../../apps/server/src/external-scan/index.js";
 import { startLab } from "../../apps/server/src/lab/lab.js";
-import { httpRequestTo } from "../../apps/server/src/test-support/https-client.js";
 import { rssOf } from "../lib/process.js";
+import { median } from "../lib/stats.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BURST = 50;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const lab = await startLab({ loopbackPrefix: "127.0.30", workerConcurrency: 8 });
-const api = (path: string, body?: unknown) =>
-  httpRequestTo(`${lab.server.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    ca: lab.server.tls.caPem,
-    headers: { "X-API-Key": lab.apiKey },
-    ...(body === undefined ? {} : { body }),
-  });
 
 /**
  * Dispatches a scan with the lab's webhook receiver as callback and waits for the signed delivery: completion is
@@ -32,7 +20,7 @@ async function scanThroughApi(
   npi: string,
 ): Promise<{ latencyMs: number; estimate: number; durationMs: number; status: string }> {
   const t0 = performance.now();
-  const res = await api("/v1/a2a/scans/dispatch", { npi, callback_url: lab.receiver.url });
+  const res = await lab.request("/v1/a2a/scans/dispatch", { npi, callback_url: lab.receiver.url });
   if (res.status !== 202) throw new Error(`dispatch ${res.status} ${res.text}`);
   const jobId = res.json.job_id as string;
   for (;;) {

@@ -6,11 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
-import { createAccount } from "../../apps/server/src/services/accounts.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
-import { recordAssessment } from "../../apps/server/src/services/grades.js";
-import { addPractice } from "../../apps/server/src/services/practices.js";
 import { openStore } from "../../apps/server/src/store/store.js";
+import { accountWithKey, gradedPractice } from "../../apps/server/src/test-support/fixtures.js";
 import { cpuSecondsOf, rssOf, spawnNode } from "../lib/process.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -76,29 +74,15 @@ async function main() {
     const store = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
     await store.migrate();
     const deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
-    const { account } = await createAccount(deps, {
+    const { accountId, apiKey } = await accountWithKey(deps, {
       name: "Bench",
       plan: "enterprise",
       tier: "bulk",
       credits: 1_000_000_000,
     });
-    await addPractice(deps, {
-      npi: NPI,
-      name: "Bench Family Practice",
-      domain: "bench.example",
-      accountId: account.id,
-    });
-    const record = await recordAssessment(deps, {
-      npi: NPI,
-      source: "external",
-      subject: "bench.example",
-      categories: ["email_security", "application_security", "privacy_compliance"],
-      findings: [],
-      at: new Date(),
-      reference: null,
-    });
-    const keys: string[] = [];
-    for (let k = 0; k < KEYS; k++) keys.push((await issueApiKey(deps, { accountId: account.id })).apiKey);
+    const record = await gradedPractice(deps, accountId, NPI);
+    const keys = [apiKey];
+    while (keys.length < KEYS) keys.push((await issueApiKey(deps, { accountId })).apiKey);
     await store.close();
 
     const profile = process.env.BENCH_PROFILE_DIR

@@ -7,14 +7,20 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Spawns a Node process (TypeScript through tsx; plain .js runs as is) and resolves once `ready` matches its output. */
+/**
+ * Spawns a Node process and resolves once `ready` matches its output. The tsx loader is added only when the script
+ * run is a TypeScript file: plain JavaScript (a built bin.js) runs with plain `node`, without tsx's loader hooks.
+ * `args`: Node options (each a single argument, `--flag=value`), then the script and its arguments.
+ */
 export function spawnNode(
   args: string[],
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ proc: Spawned; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    const script = args.find((a) => !a.startsWith("-"));
+    const loader = script !== undefined && /\.[cm]?tsx?$/.test(script) ? ["--import", "tsx"] : [];
+    const child = spawn(process.execPath, [...loader, ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -49,11 +55,11 @@ export function spawnNode(
   });
 }
 
-/** Resident set size and its peak, in MiB, from /proc (Linux). */
-export function rssOf(pid: number): { rssMiB: number; peakMiB: number } {
+/** Resident set size and its peak, in MiB, and the command name of a process, from /proc (Linux). */
+export function rssOf(pid: number): { name: string; rssMiB: number; peakMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-  return { rssMiB: kb("VmRSS") / 1024, peakMiB: kb("VmHWM") / 1024 };
+  return { name: /^Name:\s+(.*)$/m.exec(status)?.[1] ?? "", rssMiB: kb("VmRSS") / 1024, peakMiB: kb("VmHWM") / 1024 };
 }
 
 /** CPU time (user + system) a process has used so far, in seconds (Linux /proc; clock ticks are 100 Hz). */

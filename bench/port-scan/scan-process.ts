@@ -1,7 +1,7 @@
 // The ports phase in a process of its own, as the installed scanner runs it (bundled to plain JavaScript by
 // run.ts and started with plain `node`, no TypeScript loader): for the scanner's own peak RSS and its helper's.
-// argv: rounds, then the open ports expected as JSON. Prints one JSON line.
-import { setTimeout as sleep } from "node:timers/promises";
+// argv: rounds (default 1). Prints one JSON line: each scan's ms, the open ports found, peak RSS of this process and
+// of its probe helper.
 import type { RealNetProbe } from "../../apps/scanner-cli/src/host/net.js";
 import { createRealHost } from "../../apps/scanner-cli/src/host/real-host.js";
 import { TOP_100_TCP_PORTS } from "../../apps/scanner-cli/src/phases/ports/common-ports.js";
@@ -12,13 +12,9 @@ import { runPhases } from "../../apps/scanner-cli/src/runner/run-phases.js";
 const HOSTS = Array.from({ length: 254 }, (_, i) => `127.0.1.${i + 1}`);
 const rounds = Number(process.argv[2] ?? 1);
 
-const startedAt = performance.now();
 const host = await createRealHost();
+// The probe helper starts during the first scan, at its first busy moment, as in a scanner run.
 const engine = (host.net as RealNetProbe).engine;
-// Stand-in for the phases that run before ports (discovery alone takes longer): the helper starts meanwhile.
-while (engine && engine.stats().helpersReady === 0 && performance.now() - startedAt < 2_000) await sleep(10);
-const helperReadyMs = performance.now() - startedAt;
-const rssBeforeScanBytes = process.memoryUsage.rss();
 const ms: number[] = [];
 let open: string[] = [];
 for (let i = 0; i < rounds; i++) {
@@ -37,10 +33,6 @@ console.log(
   JSON.stringify({
     ms,
     open,
-    helperReadyMs,
-    rssBeforeScanBytes,
-    heapUsedAfterBytes: process.memoryUsage().heapUsed,
-    heapTotalAfterBytes: process.memoryUsage().heapTotal,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     helperMaxRssBytes: helpers.reduce((s, h) => s + h.maxRssBytes, 0),
   }),

@@ -5,22 +5,23 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { rssOf } from "../lib/process.js";
+import { median } from "../lib/stats.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const bin = join(import.meta.dirname, "..", "..", "apps", "scanner-cli", "dist", "bin.js");
 if (!existsSync(bin)) throw new Error("build the scanner first (npm run bench builds everything)");
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
- * Resident set size of the scanner: its process and its Node child (the port scanner's probe helper), in kB, from
+ * Resident set size of the scanner: its process and its Node child (the port scanner's probe helper), in MiB, from
  * /proc. System commands the phases run (lsblk, apt, …) are not the scanner's memory and are left out.
  */
-function treeRssKb(pid: number): number {
+function treeRssMiB(pid: number): number {
   let total = 0;
   const visit = (p: number) => {
     try {
-      const status = readFileSync(`/proc/${p}/status`, "utf8");
-      if (/^Name:\s+node/m.test(status)) total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+      const { name, rssMiB } = rssOf(p);
+      if (name.startsWith("node")) total += rssMiB;
       for (const tid of readdirSync(`/proc/${p}/task`)) {
         for (const child of readFileSync(`/proc/${p}/task/${tid}/children`, "utf8").split(" ").filter(Boolean))
           visit(Number(child));
@@ -48,13 +49,13 @@ function measure(args: string[]): Promise<{ ms: number; peakMiB: number; code: n
     });
     child.stderr.resume();
     const sample = () => {
-      peak = Math.max(peak, treeRssKb(child.pid!));
+      peak = Math.max(peak, treeRssMiB(child.pid!));
     };
     const timer = setInterval(sample, 20);
     child.on("error", reject);
     child.on("exit", (code) => {
       clearInterval(timer);
-      resolve({ ms: performance.now() - t0, peakMiB: peak / 1024, code, stdout });
+      resolve({ ms: performance.now() - t0, peakMiB: peak, code, stdout });
     });
   });
 }
