@@ -3,7 +3,7 @@ import type { SecretBox } from "../secrets/master-key.js";
 import { recordAssessmentIn } from "../services/grades.js";
 import type { JobsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import { deliverDueWebhooks, type WebhookSenderOptions } from "../webhooks/sender.js";
+import { type DeliveryLoopOptions, WebhookDeliveryLoop } from "../webhooks/delivery-loop.js";
 import { JobError, type JobExecutors } from "./executors.js";
 import { buildJobResult } from "./job-result.js";
 import {
@@ -21,7 +21,7 @@ export interface WorkerOptions {
   readonly leaseMs: number;
   /** How often to look for due jobs and deliveries when nothing woke the worker. */
   readonly pollMs?: number;
-  readonly webhooks: Omit<WebhookSenderOptions, "workerId">;
+  readonly webhooks: DeliveryLoopOptions;
 }
 
 export interface WorkerDeps {
@@ -40,12 +40,14 @@ interface Running {
 
 /**
  * The job worker: claims due jobs with a lease (bounded by `concurrency`), heartbeats them, runs their executor,
- * completes them exactly once (the completion transaction re-checks the lease), retries with backoff, and sends
- * due webhook deliveries. Several workers in several processes can share one PostgreSQL.
+ * completes them exactly once (the completion transaction re-checks the lease) and retries with backoff. Webhook
+ * deliveries run beside it in their own loop, so a slow receiver never holds up claiming. Several workers in
+ * several processes can share one PostgreSQL.
  */
 export class Worker {
   readonly id = newWorkerId();
   private readonly running = new Map<string, Running>();
+  private readonly deliveries: WebhookDeliveryLoop;
   private stopping = false;
   private timer: NodeJS.Timeout | null = null;
   private beat: NodeJS.Timeout | null = null;
@@ -55,17 +57,26 @@ export class Worker {
   constructor(
     private readonly deps: WorkerDeps,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    const { store, secrets, now, logger } = deps;
+    this.deliveries = new WebhookDeliveryLoop(
+      { db: store.db, engine: store.engine, secrets, now, logger },
+      this.id,
+      options.webhooks,
+      options.pollMs ?? 250,
+    );
+  }
 
   start(): void {
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 250);
     this.beat = setInterval(() => void this.heartbeat(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
     this.timer.unref();
     this.beat.unref();
+    this.deliveries.start();
     this.wake();
   }
 
-  /** Looks for work now (called after a dispatch in this process, so a new job does not wait for the poll). */
+  /** Looks for jobs now (called after a dispatch in this process, so a new job does not wait for the poll). */
   wake(): void {
     if (this.stopping) return;
     if (this.ticking) {
@@ -83,16 +94,25 @@ export class Worker {
       });
   }
 
-  /** Stops claiming; waits up to `graceMs` for running jobs, then aborts them (their leases let others retry). */
+  /**
+   * Stops claiming; waits up to `graceMs` for running jobs and webhook attempts, then aborts them (their leases let
+   * others retry).
+   */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
+    // Both wind down within the one grace. A webhook queued by a job ending meanwhile is a durable row: another
+    // worker, or this one's next start, sends it.
+    await Promise.all([this.stopJobs(graceMs), this.deliveries.stop(graceMs)]);
+    if (this.beat) clearInterval(this.beat);
+  }
+
+  private async stopJobs(graceMs: number): Promise<void> {
     const all = Promise.all([...this.running.values()].map((r) => r.done));
     const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
     if ((await Promise.race([all, timeout])) === "timeout") for (const r of this.running.values()) r.controller.abort();
     await all;
-    if (this.beat) clearInterval(this.beat);
   }
 
   /** Jobs this worker is running now. */
@@ -111,10 +131,6 @@ export class Worker {
       nowMs,
     });
     for (const job of claimed) this.run(job);
-    await deliverDueWebhooks(
-      { db: store.db, engine: store.engine, secrets: this.deps.secrets, now, logger: this.deps.logger },
-      { ...this.options.webhooks, workerId: this.id },
-    );
   }
 
   private run(job: JobsTable): void {
@@ -123,6 +139,8 @@ export class Worker {
       .catch((err: unknown) => this.deps.logger.error({ err, job_id: job.id }, "job bookkeeping failed"))
       .finally(() => {
         this.running.delete(job.id);
+        // A job that ended may have queued its webhook.
+        this.deliveries.wake();
         this.wake();
       });
     this.running.set(job.id, { job, controller, done });

@@ -24,7 +24,7 @@ export async function enqueueWebhook(
       job_id: job.id,
       account_id: job.account_id,
       event,
-      url: job.callback_url,
+      url: canonicalUrl(job.callback_url),
       body: JSON.stringify(payload),
       status: "pending",
       attempts: 0,
@@ -39,4 +39,17 @@ export async function enqueueWebhook(
     })
     .execute();
   return id;
+}
+
+/**
+ * The URL as `URL.href` (lower-case host, default port dropped, "/" after the origin): the same request, and the
+ * form deliveries.ts relies on to match a receiver's deliveries by their `origin/` prefix.
+ */
+function canonicalUrl(raw: string): string {
+  try {
+    return new URL(raw).href;
+  } catch {
+    // Dispatch vetted it; if it still does not parse, every attempt fails as invalid_target and says why.
+    return raw;
+  }
 }
