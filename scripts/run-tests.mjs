@@ -62,6 +62,16 @@ console.log(
   `  ${"total".padEnd(22)} ${String(passed).padStart(5)} passed ${String(failed).padStart(4)} failed ${String(skipped).padStart(4)} skipped  of ${total} tests`,
 );
 
+// Conformance suites (RFC and browser test tables) record their pass counts beside the vitest report.
+const conformance = list.flatMap((ws) => {
+  const file = join(ws.dir, ".test-results", "conformance.txt");
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+});
+if (conformance.length > 0) {
+  console.log("\nConformance suites");
+  for (const l of conformance) console.log(`  ${l.replace(/^\[conformance\] /, "")}`);
+}
+
 let code = turbo.status ?? 1;
 if (missing.length > 0) {
   console.error(`No test report from: ${missing.join(", ")} (did its tests run?)`);

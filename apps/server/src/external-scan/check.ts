@@ -1,13 +1,6 @@
 import type { CategoryName, FindingParsed, JsonObject } from "@hcs/protocol";
+import type { CheckStatus } from "./check-status.js";
 import type { ScanContext } from "./context.js";
-
-/**
- * How a check ended. `ok`: it ran and its findings (possibly none) are the assessment. The others mean it could
- * not assess: `unreachable` (no answer, connection refused, name does not resolve), `refused` (the target resolves
- * to a non-public address and private targets are not allowed: no traffic was sent), `timeout`, `error`.
- */
-export const CHECK_STATUSES = ["ok", "unreachable", "refused", "error", "timeout"] as const;
-export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 export interface CheckOutcome {
   readonly status: CheckStatus;

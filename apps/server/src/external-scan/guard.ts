@@ -1,8 +1,7 @@
 import { isIP } from "node:net";
 import { checkAddressPolicy } from "../net/ip-policy.js";
 import type { CachedDns } from "./cached-dns.js";
-import type { CheckStatus } from "./check.js";
-import type { DnsFailureCode } from "./io/types.js";
+import { type FailedCheckStatus, statusForDnsFailure } from "./check-status.js";
 
 /** A host the scan may talk to (with the addresses it may use), or why it may not. */
 export type HostResolution =
@@ -10,25 +9,11 @@ export type HostResolution =
   | {
       readonly ok: false;
       readonly host: string;
-      readonly status: Exclude<CheckStatus, "ok">;
+      readonly status: FailedCheckStatus;
       readonly detail: string;
       /** The non-public addresses that caused a refusal. */
       readonly blocked?: string[];
     };
-
-/** The check status for a DNS failure while resolving a host to connect to. */
-export function statusForDnsFailure(code: DnsFailureCode): Exclude<CheckStatus, "ok" | "refused"> {
-  switch (code) {
-    case "timeout":
-      return "timeout";
-    case "nxdomain":
-    case "nodata":
-    case "unreachable":
-      return "unreachable";
-    default:
-      return "error";
-  }
-}
 
 /**
  * Resolves hosts for the scan and applies the address policy. Every connection the scan makes goes to an

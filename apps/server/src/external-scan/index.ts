@@ -1,8 +1,15 @@
 // The external scan's public surface, written out (no `export *`).
 
-export { CHECK_STATUSES, type CheckRecord, type CheckStatus } from "./check.js";
+export type { CheckRecord } from "./check.js";
+export { CHECK_STATUSES, type CheckStatus } from "./check-status.js";
 export { EXTERNAL_CHECKS } from "./checks.js";
 export { ExternalScanError, type ExternalScanErrorCode, isExternalScanError } from "./errors.js";
+export {
+  CHECK_CATALOGUE,
+  type CheckCatalogueEntry,
+  externallyVerifiedControls,
+  type FindingKind,
+} from "./finding-catalogue.js";
 export {
   createExternalScanIO,
   DEFAULT_IO_TIMEOUTS,

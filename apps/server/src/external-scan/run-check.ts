@@ -1,9 +1,11 @@
 import type { FindingParsed, JsonObject } from "@hcs/protocol";
-import type { CheckOutcome, CheckRecord, CheckStatus, ExternalCheck } from "./check.js";
+import type { CheckOutcome, CheckRecord, ExternalCheck } from "./check.js";
+import type { FailedCheckStatus } from "./check-status.js";
 import type { ScanContext } from "./context.js";
 import { CONTROLS } from "./controls.js";
 import { settleBefore, signalWithin } from "./deadline.js";
 import { externalFinding } from "./finding.js";
+import { catalogueDisagreement } from "./finding-catalogue.js";
 
 export interface CheckRun {
   readonly record: CheckRecord;
@@ -11,7 +13,7 @@ export interface CheckRun {
   readonly facts: JsonObject | null;
 }
 
-const STATUS_WORDS: Record<Exclude<CheckStatus, "ok">, string> = {
+const STATUS_WORDS: Record<FailedCheckStatus, string> = {
   unreachable: "target unreachable",
   refused: "target refused (non-public address)",
   timeout: "no answer in time",
@@ -21,7 +23,7 @@ const STATUS_WORDS: Record<Exclude<CheckStatus, "ok">, string> = {
 /** The info finding that says a check could not assess its subject, so a report never passes silently over it. */
 export function notAssessedFinding(
   check: ExternalCheck,
-  status: Exclude<CheckStatus, "ok">,
+  status: FailedCheckStatus,
   detail: string,
   ctx: Pick<ScanContext, "target">,
 ): FindingParsed {
@@ -61,19 +63,29 @@ export async function runCheck(check: ExternalCheck, ctx: ScanContext): Promise<
       detail: ctx.signal.aborted ? "the scan's time budget ran out" : `no result within ${check.timeoutMs} ms`,
     }),
   );
+  const checked = outcome.status === "ok" ? withCatalogueAgreement(outcome) : outcome;
   const duration_ms = Math.round(performance.now() - started);
   const record: CheckRecord = {
     id: check.id,
     category: check.category,
-    status: outcome.status,
+    status: checked.status,
     duration_ms,
-    ...(outcome.detail ? { detail: outcome.detail } : {}),
+    ...(checked.detail ? { detail: checked.detail } : {}),
   };
   const findings =
-    outcome.status === "ok"
-      ? (outcome.findings ?? [])
-      : [notAssessedFinding(check, outcome.status, outcome.detail ?? STATUS_WORDS[outcome.status], ctx)];
-  return { record, findings, facts: outcome.facts ?? null };
+    checked.status === "ok"
+      ? (checked.findings ?? [])
+      : [notAssessedFinding(check, checked.status, checked.detail ?? STATUS_WORDS[checked.status], ctx)];
+  return { record, findings, facts: checked.facts ?? null };
+}
+
+/**
+ * A finding whose severity, controls or grade cap disagree with the check catalogue is a bug in the check: the
+ * check reports an error rather than a finding that would score differently from what CHECKS.md says.
+ */
+function withCatalogueAgreement(outcome: CheckOutcome): CheckOutcome {
+  const problem = (outcome.findings ?? []).map(catalogueDisagreement).find((p) => p !== null);
+  return problem ? { status: "error", detail: `finding disagrees with the check catalogue: ${problem}` } : outcome;
 }
 
 function errorDetail(error: unknown): string {

@@ -55,7 +55,25 @@ export function foundDkimKeys(evidence: DkimEvidence): { selector: string; key: 
 export function evaluateDkim(domain: string, evidence: DkimEvidence): FindingParsed[] {
   const f = (spec: Spec) =>
     externalFinding({ category: "email_security", controls: CONTROLS.emailAuthentication, subject: domain, ...spec });
-  const keys = foundDkimKeys(evidence).filter((k) => !k.key.revoked);
+  const found = foundDkimKeys(evidence);
+  // Only keys a verifier can use count: a record whose p= is not an RSA or Ed25519 key verifies nothing.
+  const keys = found.filter((k) => k.key.usable);
+  const broken = found.filter((k) => !k.key.usable && !k.key.revoked);
+  const invalid =
+    broken.length === 0
+      ? []
+      : [
+          f({
+            check_id: "email.dkim.invalid_key",
+            severity: "medium",
+            title: "DKIM key record is not a usable key",
+            detail: `Selector(s) ${broken.map((k) => k.selector).join(", ")} publish a key record that verifiers cannot use (${broken.map((k) => k.key.problems.join("; ")).join(" | ")}), so mail signed with it fails DKIM.`,
+            evidence: { keys: broken.map((k) => ({ selector: k.selector, problems: [...k.key.problems] })) },
+            remediation:
+              'Publish the key exactly as the mail service gives it: "v=DKIM1; k=rsa; p=<base64 public key>" (or k=ed25519), one record per selector.',
+          }),
+        ];
+  if (keys.length === 0 && invalid.length > 0) return invalid;
   if (keys.length === 0) {
     // NXDOMAIN at _domainkey proves no selector exists at all (RFC 8020); NODATA means names exist below it.
     const nothingBelow = !evidence.domainkey.ok && evidence.domainkey.code === "nxdomain";
@@ -80,7 +98,7 @@ export function evaluateDkim(domain: string, evidence: DkimEvidence): FindingPar
           }),
     ];
   }
-  const findings: FindingParsed[] = [];
+  const findings: FindingParsed[] = [...invalid];
   const weak = keys.filter((k) => k.key.rsaBits !== null && k.key.rsaBits < 1024);
   const short = keys.filter((k) => k.key.rsaBits !== null && k.key.rsaBits >= 1024 && k.key.rsaBits < 2048);
   const describe = (list: typeof keys) => list.map((k) => ({ selector: k.selector, rsa_bits: k.key.rsaBits }));
@@ -173,6 +191,7 @@ export const dkimCheck: ExternalCheck = {
           key_type: k.key.keyType,
           rsa_bits: k.key.rsaBits,
           revoked: k.key.revoked,
+          usable: k.key.usable,
         })),
       },
     };

@@ -19,7 +19,14 @@ describe("DKIM key records", () => {
     const answer = fixtureTxt(gw, `google._domainkey.${gw.domain}`);
     const record = answer.ok ? answer.records[0] : undefined;
     expect(isDkimKeyRecord(record!)).toBe(true);
-    expect(parseDkimKeyRecord(record!)).toEqual({ keyType: "rsa", revoked: false, rsaBits: 2048, testing: false });
+    expect(parseDkimKeyRecord(record!)).toEqual({
+      keyType: "rsa",
+      revoked: false,
+      rsaBits: 2048,
+      testing: false,
+      usable: true,
+      problems: [],
+    });
   });
 
   it("treats an empty p= as a revoked key and reads t=y", () => {
@@ -33,6 +40,17 @@ describe("DKIM key records", () => {
       rsaBits: null,
     });
     expect(parseDkimKeyRecord("v=DKIM1; p=not-base64-key")).toMatchObject({ rsaBits: null });
+  });
+
+  // Issue 8: whitespace around "=" and ":" is folding whitespace (RFC 6376 §3.2, §3.6.1 key-t-tag).
+  it("reads tags with whitespace around = and around the : of flag lists", () => {
+    const gw = loadDnsFixture("google-workspace.json");
+    const answer = fixtureTxt(gw, `google._domainkey.${gw.domain}`);
+    const key = (answer.ok ? answer.records[0]! : "").replace(/^.*p=/, "");
+    const folded = `${key.slice(0, 100)} \r\n\t${key.slice(100)}`;
+    const record = `v = DKIM1 ; k = rsa ; t = y : s ; h = sha1 : sha256 ; s = email ; p = ${folded}`;
+    expect(isDkimKeyRecord(record)).toBe(true);
+    expect(parseDkimKeyRecord(record)).toMatchObject({ usable: true, rsaBits: 2048, testing: true, problems: [] });
   });
 
   it("does not mistake other TXT records for keys", () => {
@@ -79,6 +97,41 @@ describe("evaluateDkim", () => {
     expect(evaluateDkim("clinic.example", evidence).map((f) => [f.check_id, f.severity])).toEqual([
       ["email.dkim.unknown_selector", "info"],
     ]);
+  });
+});
+
+describe("keys that are not valid RSA or Ed25519 keys (issue 8)", () => {
+  const gw = loadDnsFixture("google-workspace.json");
+  const good = fixtureTxt(gw, `google._domainkey.${gw.domain}`);
+  const rsaKey = (good.ok ? good.records[0]! : "").replace(/^.*p=/, "");
+  const ed25519Raw = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=";
+  const evidenceWith = (record: string): DkimEvidence => ({
+    domainkey: { ok: false, code: "nodata" },
+    selectors: Object.fromEntries(
+      COMMON_DKIM_SELECTORS.map((s) => [
+        s,
+        s === "google" ? { ok: true, records: [record] } : { ok: false, code: "nxdomain" },
+      ]),
+    ),
+  });
+
+  it.each([
+    ["v=DKIM1; p=not-base64-key", /not base64/],
+    ["v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQ==", /not an RSA public key/],
+    [`v=DKIM1; k=rsa; p=${ed25519Raw}`, /not an RSA public key/],
+    [`v=DKIM1; k=ed25519; p=${rsaKey}`, /an Ed25519 key is 32/],
+    [`v=DKIM1; k=dsa; p=${rsaKey}`, /k=dsa/],
+  ])("does not count %s as a working key", (record, problem) => {
+    const key = parseDkimKeyRecord(record);
+    expect(key.usable).toBe(false);
+    expect(key.problems.join("; ")).toMatch(problem);
+    const findings = evaluateDkim("clinic.example", evidenceWith(record));
+    expect(findings.map((f) => [f.check_id, f.severity])).toEqual([["email.dkim.invalid_key", "medium"]]);
+  });
+
+  it("counts an Ed25519 key of 32 bytes and an RSA key as working keys", () => {
+    expect(evaluateDkim("clinic.example", evidenceWith(`v=DKIM1; k=ed25519; p=${ed25519Raw}`))).toEqual([]);
+    expect(evaluateDkim("clinic.example", evidenceWith(`v=DKIM1; p=${rsaKey}`))).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
 import type { DnsAnswer } from "../io/types.js";
-import { parseDmarcRecord, selectDmarcRecords } from "./dmarc-record.js";
+import { discoverDmarcPolicy, selectDmarcRecords } from "./dmarc-record.js";
 import { failedDnsOutcome, txtRecords } from "./dns-outcome.js";
 
 type Spec = Omit<FindingSpec, "category" | "controls" | "subject">;
@@ -13,8 +13,8 @@ export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): Find
   const name = `_dmarc.${domain}`;
   const f = (spec: Spec) =>
     externalFinding({ category: "email_security", controls: CONTROLS.emailAuthentication, subject: domain, ...spec });
-  const records = selectDmarcRecords(txtRecords(answer));
-  if (records.length === 0) {
+  const discovery = discoverDmarcPolicy(txtRecords(answer));
+  if (discovery.state === "none") {
     return [
       f({
         check_id: "email.dmarc.missing",
@@ -25,7 +25,8 @@ export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): Find
       }),
     ];
   }
-  if (records.length > 1) {
+  if (discovery.state === "multiple") {
+    const records = [...discovery.records];
     return [
       f({
         check_id: "email.dmarc.multiple_records",
@@ -37,8 +38,7 @@ export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): Find
       }),
     ];
   }
-  const raw = records[0]!;
-  const parsed = parseDmarcRecord(raw);
+  const { raw, parsed } = discovery;
   if (!parsed.ok) {
     return [
       f({
@@ -54,7 +54,19 @@ export function evaluateDmarc(domain: string, answer: DnsAnswer<string[]>): Find
   const r = parsed.record;
   const evidence = { record: raw };
   const findings: FindingParsed[] = [];
-  if (r.p === "none") {
+  if (parsed.fallback) {
+    // RFC 7489 §6.6.3: receivers apply p=none to a record whose p (or sp) is unusable but whose rua is valid.
+    findings.push(
+      f({
+        check_id: "email.dmarc.policy_none",
+        severity: "medium",
+        title: "DMARC policy is unusable, so receivers apply p=none",
+        detail: `${parsed.problems.join("; ")}: receivers treat the record as p=none (RFC 7489 §6.6.3), so mail that fails DMARC is still delivered and only reports are sent.`,
+        evidence: { record: raw, problems: [...parsed.problems], applied: "p=none" },
+        remediation: 'Correct the policy, e.g. "p=quarantine" (then "p=reject") with exactly one p= tag.',
+      }),
+    );
+  } else if (r.p === "none") {
     findings.push(
       f({
         check_id: "email.dmarc.policy_none",

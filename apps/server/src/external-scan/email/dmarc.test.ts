@@ -11,6 +11,8 @@ describe("parseDmarcRecord", () => {
     expect(parseDmarcRecord("v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com")).toEqual({
       ok: true,
       warnings: [],
+      problems: [],
+      fallback: false,
       record: {
         p: "none",
         sp: null,
@@ -46,23 +48,77 @@ describe("parseDmarcRecord", () => {
   });
 
   it.each([
-    ["v=DMARC1; rua=mailto:a@example.org", /p= tag is missing/],
+    ["v=DMARC1", /p= tag is missing/],
     ["v=DMARC1; p=monitor", /p=monitor is not none, quarantine or reject/],
-    ["v=DMARC1; p=reject; pct=150", /pct=150/],
     ["v=DMARC1; p=reject; sp=always", /sp=always/],
     ["p=reject; v=DMARC1", /must come first/],
-    ["v=DMARC1; p=reject; garbage", /not a tag=value pair/],
-  ])("rejects %s", (record, problem) => {
+  ])("rejects %s (no usable policy and no rua to fall back on)", (record, problem) => {
     const parsed = parseDmarcRecord(record);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.problems.join("; ")).toMatch(problem);
   });
 
-  it("warns about, but keeps, report addresses that are not mailto:", () => {
+  it.each([
+    ["v=DMARC1; p=reject; pct=150", /pct=150/],
+    ["v=DMARC1; p=reject; garbage", /not a tag=value pair/],
+    ["v=DMARC1; p=reject; adkim=x", /adkim=x/],
+  ])("discards errors outside v and p in favour of the defaults (RFC 7489 §6.3): %s", (record, warning) => {
+    const parsed = parseDmarcRecord(record);
+    expect(parsed).toMatchObject({ ok: true, fallback: false, record: { p: "reject", pct: 100, adkim: "r" } });
+    if (parsed.ok) expect(parsed.warnings.join("; ")).toMatch(warning);
+  });
+
+  it("warns about report addresses that are not URIs and does not count them as destinations", () => {
     expect(parseDmarcRecord("v=DMARC1; p=reject; rua=dmarc@example.org")).toMatchObject({
       ok: true,
-      warnings: ['rua destination "dmarc@example.org" is not a mailto: address'],
+      record: { rua: [] },
+      warnings: ['rua destination "dmarc@example.org" is not a URI'],
     });
+    expect(parseDmarcRecord("v=DMARC1; p=reject; rua=https://reports.example.net/d")).toMatchObject({
+      ok: true,
+      record: { rua: ["https://reports.example.net/d"] },
+      warnings: [],
+    });
+  });
+
+  // Issue 8: disagreements with checkdmarc and RFC 7489, fixed where the RFC backs them.
+  it("does not take v=dmarc1 for a DMARC record: the version value is case-sensitive (RFC 7489 §6.4 ABNF)", () => {
+    expect(selectDmarcRecords(["v=dmarc1; p=reject", "v=Dmarc1; p=reject"])).toEqual([]);
+    expect(selectDmarcRecords(["V=DMARC1; p=reject", "v = DMARC1 ;p=reject"])).toHaveLength(2);
+    expect(
+      evaluateDmarc("clinic.example", { ok: true, records: ["v=dmarc1; p=reject"] }).map((f) => f.check_id),
+    ).toEqual(["email.dmarc.missing"]);
+  });
+
+  it("gives no usable policy for conflicting repeated p= tags", () => {
+    expect(parseDmarcRecord("v=DMARC1; p=reject; p=none")).toMatchObject({
+      ok: false,
+      problems: ["p= is given 2 times with different values (reject, none)"],
+    });
+    expect(evaluateDmarc("clinic.example", { ok: true, records: ["v=DMARC1; p=reject; p=none"] })[0]).toMatchObject({
+      check_id: "email.dmarc.invalid",
+    });
+    // The same value twice is still one policy (with a warning).
+    expect(parseDmarcRecord("v=DMARC1; p=reject; p=REJECT")).toMatchObject({ ok: true, record: { p: "reject" } });
+  });
+
+  it("applies p=none when p is unusable but rua is valid (RFC 7489 §6.6.3 step 6)", () => {
+    for (const record of [
+      "v=DMARC1; p=monitor; rua=mailto:d@clinic.example",
+      "v=DMARC1; rua=mailto:d@clinic.example",
+      "v=DMARC1; p=reject; sp=always; rua=mailto:d@clinic.example",
+      "v=DMARC1; p=reject; p=quarantine; rua=mailto:d@clinic.example",
+    ]) {
+      expect([record, parseDmarcRecord(record)]).toMatchObject([
+        record,
+        { ok: true, fallback: true, record: { p: "none" } },
+      ]);
+      const findings = evaluateDmarc("clinic.example", { ok: true, records: [record] });
+      expect([record, findings.map((f) => [f.check_id, f.severity])]).toEqual([
+        record,
+        [["email.dmarc.policy_none", "medium"]],
+      ]);
+    }
   });
 
   it("never throws on arbitrary text", () => {
@@ -107,11 +163,20 @@ describe("evaluateDmarc", () => {
     ]);
   });
 
-  it("reports an invalid policy value as invalid (high)", () => {
+  it("reports an invalid policy value with a report address as p=none, which receivers apply (§6.6.3)", () => {
     const [finding] = evaluate("neglected.json");
+    expect(finding?.check_id).toBe("email.dmarc.policy_none");
+    expect(finding?.severity).toBe("medium");
+    expect(finding?.evidence).toMatchObject({
+      problems: ["p=monitor is not none, quarantine or reject"],
+      applied: "p=none",
+    });
+  });
+
+  it("reports an invalid policy value without a report address as invalid (high)", () => {
+    const [finding] = evaluateDmarc("clinic.example", { ok: true, records: ["v=DMARC1; p=monitor"] });
     expect(finding?.check_id).toBe("email.dmarc.invalid");
     expect(finding?.severity).toBe("high");
-    expect(finding?.evidence).toMatchObject({ problems: ["p=monitor is not none, quarantine or reject"] });
   });
 
   it("reports a missing record as high whether the name is absent or empty", () => {

@@ -1,5 +1,5 @@
 import type { CheckOutcome } from "../check.js";
-import { statusForDnsFailure } from "../guard.js";
+import { statusForDnsFailure } from "../check-status.js";
 import type { DnsAnswer } from "../io/types.js";
 
 /** True when the answer says the name has no such records (as opposed to "we could not find out"). */

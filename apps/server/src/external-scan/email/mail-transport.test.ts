@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { DnsAnswer, MxRecord } from "../io/types.js";
 import { fixtureMx, fixtureTxt, loadDnsFixture } from "../test-support/dns-fixture.js";
-import { evaluateMtaSts, parseMtaStsRecord } from "./mta-sts-check.js";
+import { evaluateMtaSts } from "./mta-sts-check.js";
+import { parseMtaStsRecord } from "./mta-sts-record.js";
 import { evaluateMx, isNullMx, mailExchangers } from "./mx-check.js";
-import { evaluateTlsRpt, isValidTlsRptRecord } from "./tls-rpt-check.js";
+import { evaluateTlsRpt } from "./tls-rpt-check.js";
+import { isValidTlsRptRecord } from "./tls-rpt-record.js";
 
 const gw = loadDnsFixture("google-workspace.json");
 const gwMx = fixtureMx(gw, gw.domain);
@@ -58,6 +60,50 @@ describe("MTA-STS", () => {
     if (!parsed.ok) expect(parsed.problem).toMatch(problem);
     expect(evaluateMtaSts(gw.domain, gwMx, { ok: true, records: [record] }).map((f) => f.check_id)).toEqual([
       "email.mta_sts.invalid",
+    ]);
+  });
+});
+
+// Issue 8: extension fields must follow the ABNF (RFC 8461 §3.1 sts-extension, RFC 8460 §3 tlsrpt-extension).
+describe("MTA-STS and TLS-RPT extension syntax", () => {
+  it.each([
+    "v=STSv1; id=20250115; note=two words",
+    "v=STSv1; id=20250115; =value",
+    "v=STSv1; id=20250115; ext=a=b",
+    `v=STSv1; id=20250115; ${"x".repeat(33)}=1`,
+    "v=STSv1; id = 20250115",
+    "v=STSv1;; id=20250115",
+  ])("rejects the MTA-STS record %j", (record) => {
+    expect(parseMtaStsRecord(record).ok).toBe(false);
+    expect(evaluateMtaSts(gw.domain, gwMx, { ok: true, records: [record] }).map((f) => f.check_id)).toEqual([
+      "email.mta_sts.invalid",
+    ]);
+  });
+
+  it("accepts valid extension fields and trailing delimiters", () => {
+    expect(parseMtaStsRecord("v=STSv1; id=20250115; ext.1=a,b:c;")).toEqual({ ok: true, id: "20250115" });
+    expect(isValidTlsRptRecord("v=TLSRPTv1; rua=mailto:a@example.org; 1ext=foo")).toBe(true);
+  });
+
+  it.each([
+    "v=TLSRPTv1; rua=mailto:a@example.org; note=two words",
+    "v=TLSRPTv1; rua=mailto:a@example.org; ext=a=b",
+    "v=TLSRPTv1; rua=mailto:a@example.org; rua=mailto:b@example.org",
+    "v=TLSRPTv1; RUA=mailto:a@example.org",
+    "v=TLSRPTv1; rua =mailto:a@example.org",
+  ])("rejects the TLS-RPT record %j", (record) => {
+    expect(isValidTlsRptRecord(record)).toBe(false);
+    expect(evaluateTlsRpt(gw.domain, gwMx, { ok: true, records: [record] }).map((f) => f.check_id)).toEqual([
+      "email.tls_rpt.invalid",
+    ]);
+  });
+
+  it("does not take other versions or a lower-case version for these records", () => {
+    expect(evaluateMtaSts(gw.domain, gwMx, { ok: true, records: ["v=stsv1; id=1"] }).map((f) => f.check_id)).toEqual([
+      "email.mta_sts.missing",
+    ]);
+    expect(evaluateTlsRpt(gw.domain, gwMx, { ok: true, records: ["v=TLSRPTv12; rua=mailto:a@b.example"] })).toEqual([
+      expect.objectContaining({ check_id: "email.tls_rpt.missing" }),
     ]);
   });
 });

@@ -4,17 +4,8 @@ import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
 import type { DnsAnswer, MxRecord } from "../io/types.js";
 import { failedDnsOutcome, txtRecords } from "./dns-outcome.js";
+import { discoverMtaStsRecord } from "./mta-sts-record.js";
 import { mailExchangers } from "./mx-check.js";
-import { firstTagValues, parseTagList } from "./tag-list.js";
-
-/** RFC 8461 §3.1: "v=STSv1; id=<1-32 alphanumerics>;" — the policy id changes whenever the policy does. */
-export function parseMtaStsRecord(text: string): { ok: true; id: string } | { ok: false; problem: string } {
-  const tags = firstTagValues(parseTagList(text).tags);
-  if (tags.get("v") !== "STSv1") return { ok: false, problem: "v=STSv1 is missing" };
-  const id = tags.get("id");
-  if (!id || !/^[a-z0-9]{1,32}$/i.test(id)) return { ok: false, problem: "id= must be 1 to 32 letters or digits" };
-  return { ok: true, id };
-}
 
 /** Findings about the MTA-STS record of a domain that receives mail (pure). */
 export function evaluateMtaSts(
@@ -24,8 +15,8 @@ export function evaluateMtaSts(
 ): FindingParsed[] {
   if (mailExchangers(mx).length === 0) return [];
   const base = { category: "email_security", controls: CONTROLS.transportEncryption, subject: domain } as const;
-  const records = txtRecords(answer).filter((t) => /^v=STSv1/i.test(t.trim()));
-  if (records.length === 0) {
+  const found = discoverMtaStsRecord(txtRecords(answer));
+  if (found.state === "none") {
     return [
       externalFinding({
         ...base,
@@ -37,20 +28,19 @@ export function evaluateMtaSts(
       }),
     ];
   }
-  const parsed =
-    records.length > 1
-      ? { ok: false as const, problem: "more than one v=STSv1 record" }
-      : parseMtaStsRecord(records[0]!);
-  if (!parsed.ok) {
+  const records = found.state === "multiple" ? [...found.records] : [found.raw];
+  const problem =
+    found.state === "multiple" ? "more than one v=STSv1 record" : found.parsed.ok ? null : found.parsed.problem;
+  if (problem !== null) {
     return [
       externalFinding({
         ...base,
         check_id: "email.mta_sts.invalid",
         severity: "low",
         title: "MTA-STS record is invalid",
-        detail: `The record at _mta-sts.${domain} is ignored by senders: ${parsed.problem}.`,
-        evidence: { records },
-        remediation: `Publish exactly one record "v=STSv1; id=<1-32 letters or digits>" at _mta-sts.${domain}.`,
+        detail: `The record at _mta-sts.${domain} is ignored by senders: ${problem}.`,
+        evidence: { records, problem },
+        remediation: `Publish exactly one record "v=STSv1; id=<1-32 letters or digits>" (no spaces around "=") at _mta-sts.${domain}.`,
       }),
     ];
   }

@@ -17,6 +17,10 @@ describe("selectSpfRecords", () => {
   it("accepts the bare version (a record that only says v=spf1)", () => {
     expect(selectSpfRecords(["v=spf1"])).toEqual(["v=spf1"]);
   });
+
+  it("needs v=spf1 at the very start, followed by a space or the end (§4.5)", () => {
+    expect(selectSpfRecords([" v=spf1 -all", "v=spf1\t-all", "v=spf1-all", "v=spf1 "])).toEqual(["v=spf1 "]);
+  });
 });
 
 describe("parseSpfRecord", () => {
@@ -47,7 +51,7 @@ describe("parseSpfRecord", () => {
       ok: true,
       record: {
         mechanisms: [
-          { kind: "ip4", qualifier: "+", network: "192.0.2.0/24" },
+          { kind: "ip4", qualifier: "+", network: "192.0.2.0/24", address: "192.0.2.0", prefix: 24 },
           { kind: "include", qualifier: "+", domain: "_spf.google.com" },
           { kind: "all", qualifier: "~" },
         ],
@@ -58,18 +62,18 @@ describe("parseSpfRecord", () => {
   });
 
   it.each([
-    ["v=spf1 ip4:192.0.2.300 -all", /not an IPv4 network/],
+    ["v=spf1 ip4:192.0.2.300 -all", /not an IPv4 address/],
     ["v=spf1 ip4:192.0.2.0/33 -all", /prefix length/],
-    ["v=spf1 ip6:192.0.2.1 -all", /not an IPv6 network/],
-    ["v=spf1 include: -all", /not a domain name|empty domain/],
-    ["v=spf1 include -all", /include needs a domain/],
-    ["v=spf1 a:example -all", /not a domain name/],
-    ["v=spf1 include:example.123 -all", /numeric label/],
-    ["v=spf1 mx:example.com/24/ -all", /malformed mx/],
+    ["v=spf1 ip6:192.0.2.1 -all", /not an IPv6 address/],
+    ["v=spf1 include: -all", /empty domain/],
+    ["v=spf1 include -all", /include needs ":" and a domain/],
+    ["v=spf1 a:example -all", /valid top-level label/],
+    ["v=spf1 include:example.123 -all", /valid top-level label/],
+    ["v=spf1 mx:example.com/24/ -all", /valid top-level label/],
     ["v=spf1 all:example.com", /all takes no argument/],
     ["v=spf1 ipv4:192.0.2.1 -all", /unknown mechanism "ipv4"/],
     ["v=spf1 redirect=a.example.org redirect=b.example.org", /redirect= appears more than once/],
-    ["v=spf1 include:%{z}.example.org -all", /invalid macro/],
+    ["v=spf1 include:%{z}.example.org -all", /unknown macro letter "z"/],
     ["spf1 -all", /does not start with v=spf1/],
   ])("reports the permerror in %s", (record, problem) => {
     const parsed = parseSpfRecord(record);
@@ -79,6 +83,63 @@ describe("parseSpfRecord", () => {
 
   it("ignores unknown modifiers (RFC 7208 §6)", () => {
     expect(parseSpfRecord("v=spf1 -all moo=cow.example.org")).toMatchObject({ ok: true });
+  });
+
+  // Issue 8: disagreements with the RFC 7208 test suite, each backed by the RFC's ABNF.
+  it.each([
+    ["v=spf1 ip4:192.0.2.5\n include:spf.protection.outlook.com ~all", /U\+000a/],
+    ["v=spf1 a:ctrl.example.com\rptr -all", /U\+000d/],
+    ["v=spf1 a\t-all", /U\+0009/],
+  ])("does not take CR, LF or tab for a term separator (§4.6.1): %j", (record, problem) => {
+    const parsed = parseSpfRecord(record);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems.join("; ")).toMatch(problem);
+  });
+
+  it("refuses leading zeros in a CIDR length (§5.6 ip4-cidr-length): ip4:1.2.3.4/032", () => {
+    expect(parseSpfRecord("v=spf1 ip4:1.2.3.4/032 -all")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 ip6:2001:db8::/032 -all")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 a/024 -all")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 ip4:1.2.3.4/32 ip4:1.2.3.0/0 -all")).toMatchObject({ ok: true });
+  });
+
+  it('checks the macro syntax of unknown modifiers (unknown-modifier = name "=" macro-string)', () => {
+    expect(parseSpfRecord("v=spf1 -all foo=%abc")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 -all foo=%{q}")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 default=+")).toMatchObject({ ok: true });
+  });
+
+  it("allows the c, r and t macro letters only in explanation text (§7.1)", () => {
+    for (const record of [
+      "v=spf1 -all exp=%{r}.example.com",
+      "v=spf1 a:%{c}.example.com -all",
+      "v=spf1 exists:%{t}.example.com -all",
+      "v=spf1 -all foo=%{c}",
+    ]) {
+      const parsed = parseSpfRecord(record);
+      expect([record, parsed.ok]).toEqual([record, false]);
+    }
+    expect(parseSpfRecord("v=spf1 -all exp=%{ir}.%{v}.%{d2}")).toMatchObject({ ok: true });
+  });
+
+  it("accepts any visible character but % in a domain-spec: a:foo:bar/baz.example.com (§7.1)", () => {
+    expect(parseSpfRecord("v=spf1 a:foo:bar/baz.example.com -all")).toMatchObject({
+      ok: true,
+      record: { mechanisms: [{ kind: "a", domain: "foo:bar/baz.example.com", cidr4: null, cidr6: null }, {}] },
+    });
+    expect(parseSpfRecord("v=spf1 mx:foo:bar/baz.example.com/24//64")).toMatchObject({
+      ok: true,
+      record: { mechanisms: [{ kind: "mx", domain: "foo:bar/baz.example.com", cidr4: 24, cidr6: 64 }] },
+    });
+  });
+
+  it("validates the domain-end of a domain-spec that holds macros (§7.1 domain-end)", () => {
+    expect(parseSpfRecord("v=spf1 include:%{d}.123 -all")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 exists:%{i}.-bad -all")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 exists:foo%{d}:8080 -all")).toMatchObject({ ok: false });
+    expect(parseSpfRecord("v=spf1 exists:%{i}._spf.%{d} redirect=%{d}.d.spf.example.com. -all")).toMatchObject({
+      ok: true,
+    });
   });
 
   it("never throws on arbitrary text", () => {

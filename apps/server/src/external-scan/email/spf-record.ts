@@ -1,16 +1,34 @@
-import { isIP } from "node:net";
+import { parseIpv4, parseIpv6 } from "./spf-ip.js";
+import { domainSpecProblem, parseMacroString } from "./spf-macro.js";
 
 /** RFC 7208 §4.6.2 qualifiers: pass, fail, softfail, neutral. */
 export type SpfQualifier = "+" | "-" | "~" | "?";
 
+/** A mechanism as written. Domain-specs keep their case: macro letters are case-sensitive (§7.3). */
 export type SpfMechanism =
   | { readonly kind: "all"; readonly qualifier: SpfQualifier }
   | { readonly kind: "include" | "exists"; readonly qualifier: SpfQualifier; readonly domain: string }
-  | { readonly kind: "a" | "mx" | "ptr"; readonly qualifier: SpfQualifier; readonly domain: string | null }
-  | { readonly kind: "ip4" | "ip6"; readonly qualifier: SpfQualifier; readonly network: string };
+  | { readonly kind: "ptr"; readonly qualifier: SpfQualifier; readonly domain: string | null }
+  | {
+      readonly kind: "a" | "mx";
+      readonly qualifier: SpfQualifier;
+      readonly domain: string | null;
+      /** ip4-cidr-length and ip6-cidr-length; null means the whole address (/32, /128). */
+      readonly cidr4: number | null;
+      readonly cidr6: number | null;
+    }
+  | {
+      readonly kind: "ip4" | "ip6";
+      readonly qualifier: SpfQualifier;
+      /** As written, e.g. "192.0.2.0/24". */
+      readonly network: string;
+      readonly address: string;
+      readonly prefix: number | null;
+    };
 
 export interface SpfRecord {
   readonly mechanisms: readonly SpfMechanism[];
+  /** The redirect= and exp= domain-specs as written. */
   readonly redirect: string | null;
   readonly exp: string | null;
 }
@@ -28,75 +46,86 @@ export const SPF_LOOKUP_MECHANISMS: ReadonlySet<SpfMechanism["kind"]> = new Set(
   "exists",
 ]);
 
-/** The TXT strings that are SPF records: `v=spf1` alone or followed by a space (RFC 7208 §4.5). */
+/**
+ * The TXT strings that are SPF records (RFC 7208 §4.5): exactly "v=spf1" (any case) at the very start, followed by
+ * a space or the end. Leading spaces, tabs or "v=spf10" are other records.
+ */
 export function selectSpfRecords(txt: readonly string[]): string[] {
-  return txt.filter((t) => /^v=spf1( |$)/i.test(t.trim()));
+  return txt.filter((t) => /^v=spf1(?: |$)/i.test(t));
 }
 
-// RFC 7208 §7.1 macro: %{letter [digits] [r] [delimiters]} or the escapes %%, %_ and %-.
-const MACRO = /%(\{[slodiphcrtv]\d*r?[.\-+,/_=]*\}|[%_-])/gi;
-const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i;
+const VERSION = /^v=spf1(?= |$)/i;
+// §4.6.1: name "=" value, where name = ALPHA *( ALPHA / DIGIT / "-" / "_" / "." ); anything else is a directive.
+const MODIFIER = /^([a-z][a-z0-9_.-]*)=(.*)$/is;
+const DIRECTIVE = /^([+\-~?]?)([a-z0-9]+)(.*)$/is;
+// a and mx: [ ":" domain-spec ] [ "/" ip4-cidr ] [ "//" ip6-cidr ]. The domain-spec may itself hold "/" and ":",
+// so the shortest domain that leaves only CIDR lengths is taken (a domain-spec cannot end in "/digits").
+const A_OR_MX_ARGS = /^(?::(.*?))?(?:\/(\d+))?(?:\/\/(\d+))?$/s;
+const IP_ARGS = /^:([^/]*)(?:\/(.*))?$/s;
+// §5.6: ip4-cidr-length = "/" ("0" / %x31-39 0*1DIGIT), ip6-cidr-length = "/" ("0" / %x31-39 0*2DIGIT).
+const CIDR_SYNTAX = { 4: /^(?:0|[1-9]\d?)$/, 6: /^(?:0|[1-9]\d{0,2})$/ } as const;
+const CIDR_MAX = { 4: 32, 6: 128 } as const;
 
-/** A domain-spec: a domain name, or a macro string (not expanded: it depends on the message). */
-function domainSpecProblem(spec: string): string | null {
-  if (spec.length === 0) return "empty domain";
-  if (spec.includes("%")) {
-    const rest = spec.replace(MACRO, "");
-    return rest.includes("%") ? `invalid macro in "${spec}"` : null;
-  }
-  const labels = spec.replace(/\.$/, "").split(".");
-  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return `"${spec}" is not a domain name`;
-  // RFC 7208 §7.1 toplabel: alphanumeric with at least one letter.
-  if (/^\d+$/.test(labels.at(-1)!)) return `"${spec}" ends in a numeric label`;
-  return null;
-}
-
-function cidrProblem(cidr: string | undefined, max: number): string | null {
+function cidrProblem(cidr: string | undefined, family: 4 | 6): string | null {
   if (cidr === undefined) return null;
-  if (!/^\d{1,3}$/.test(cidr) || Number(cidr) > max) return `invalid prefix length /${cidr}`;
+  if (!CIDR_SYNTAX[family].test(cidr) || Number(cidr) > CIDR_MAX[family]) {
+    return `invalid IPv${family} prefix length /${cidr}`;
+  }
   return null;
 }
 
-const MECHANISM = /^([+\-~?]?)([a-z0-9]+)(.*)$/i;
-const MODIFIER = /^([a-z][a-z0-9_.-]*)=(.*)$/i;
-// a and mx take an optional domain and an optional dual CIDR length: a, a:example.com, a/24, mx:example.com/24//64.
-const A_OR_MX_ARGS = /^(?::([^/]+))?(?:\/(\d+))?(?:\/\/(\d+))?$/;
-
-/** Parses one SPF record (RFC 7208 §4.6, §12). Every syntax problem is listed; any problem is a permerror. */
+/**
+ * Parses one SPF record (RFC 7208 §4.6, §12 ABNF). Terms are separated by spaces only; every syntax problem is
+ * listed, and any problem makes the whole record a permerror (§4.6: errors anywhere are detected before evaluation).
+ */
 export function parseSpfRecord(text: string): SpfParseResult {
-  const terms = text.trim().split(/\s+/);
+  if (!VERSION.test(text)) return { ok: false, problems: ["record does not start with v=spf1"] };
+  const terms = text
+    .slice("v=spf1".length)
+    .split(" ")
+    .filter((t) => t !== "");
   const problems: string[] = [];
-  if (!/^v=spf1$/i.test(terms[0] ?? "")) return { ok: false, problems: ["record does not start with v=spf1"] };
   const mechanisms: SpfMechanism[] = [];
-  let redirect: string | null = null;
-  let exp: string | null = null;
+  const modifiers = { redirect: null as string | null, exp: null as string | null };
 
-  for (const term of terms.slice(1)) {
-    const modifier = MODIFIER.exec(term);
-    if (modifier) {
-      const name = modifier[1]!.toLowerCase();
-      const value = modifier[2]!;
-      if (name === "redirect" || name === "exp") {
-        if ((name === "redirect" ? redirect : exp) !== null) problems.push(`${name}= appears more than once`);
-        const problem = domainSpecProblem(value);
-        if (problem) problems.push(`${name}=: ${problem}`);
-        if (name === "redirect") redirect = value.toLowerCase();
-        else exp = value.toLowerCase();
-      }
-      // Unknown modifiers are allowed and ignored (RFC 7208 §6).
+  for (const term of terms) {
+    const control = /[^\x21-\x7e]/.exec(term);
+    if (control) {
+      const code = control[0].codePointAt(0)!.toString(16).padStart(4, "0");
+      problems.push(`${JSON.stringify(term)} holds U+${code}; terms are separated by spaces only and are ASCII`);
       continue;
     }
-    const m = MECHANISM.exec(term);
-    const mechanism = m ? parseMechanism((m[1] || "+") as SpfQualifier, m[2]!.toLowerCase(), m[3]!) : null;
-    if (!mechanism) {
-      problems.push(`unrecognised term "${term}"`);
-    } else if ("problem" in mechanism) {
-      problems.push(`"${term}": ${mechanism.problem}`);
-    } else {
-      mechanisms.push(mechanism);
+    const modifier = MODIFIER.exec(term);
+    if (modifier) {
+      const problem = modifierProblem(modifier[1]!.toLowerCase(), modifier[2]!, modifiers);
+      if (problem) problems.push(problem);
+      continue;
     }
+    const d = DIRECTIVE.exec(term);
+    const mechanism = d ? parseMechanism((d[1] || "+") as SpfQualifier, d[2]!.toLowerCase(), d[3]!) : null;
+    if (!mechanism) problems.push(`unrecognised term "${term}"`);
+    else if ("problem" in mechanism) problems.push(`"${term}": ${mechanism.problem}`);
+    else mechanisms.push(mechanism);
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, record: { mechanisms, redirect, exp } };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, record: { mechanisms, ...modifiers } };
+}
+
+/** Checks one modifier and records redirect= and exp=; unknown modifiers must still hold a valid macro-string. */
+function modifierProblem(
+  name: string,
+  value: string,
+  modifiers: { redirect: string | null; exp: string | null },
+): string | null {
+  if (name === "redirect" || name === "exp") {
+    // §6: each may appear at most once.
+    if (modifiers[name] !== null) return `${name}= appears more than once`;
+    modifiers[name] = value;
+    const problem = domainSpecProblem(value);
+    return problem ? `${name}=: ${problem}` : null;
+  }
+  // §6 and §12: unknown-modifier = name "=" macro-string; the modifier is ignored but its syntax is not.
+  const parsed = parseMacroString(value, "domain");
+  return parsed.ok ? null : `${name}=: ${parsed.problem}`;
 }
 
 function parseMechanism(
@@ -109,15 +138,16 @@ function parseMechanism(
       return rest === "" ? { kind, qualifier } : { problem: "all takes no argument" };
     case "include":
     case "exists": {
-      if (!rest.startsWith(":")) return { problem: `${kind} needs a domain` };
+      if (!rest.startsWith(":")) return { problem: `${kind} needs ":" and a domain` };
       const domain = rest.slice(1);
       const problem = domainSpecProblem(domain);
-      return problem ? { problem } : { kind, qualifier, domain: domain.toLowerCase() };
+      return problem ? { problem } : { kind, qualifier, domain };
     }
     case "ptr": {
       if (rest === "") return { kind, qualifier, domain: null };
-      const problem = rest.startsWith(":") ? domainSpecProblem(rest.slice(1)) : "unexpected text after ptr";
-      return problem ? { problem } : { kind, qualifier, domain: rest.slice(1).toLowerCase() };
+      if (!rest.startsWith(":")) return { problem: "ptr takes only a domain" };
+      const problem = domainSpecProblem(rest.slice(1));
+      return problem ? { problem } : { kind, qualifier, domain: rest.slice(1) };
     }
     case "a":
     case "mx": {
@@ -125,17 +155,28 @@ function parseMechanism(
       if (!args) return { problem: `malformed ${kind} mechanism` };
       const [, domain, v4, v6] = args;
       const problem =
-        (domain === undefined ? null : domainSpecProblem(domain)) ?? cidrProblem(v4, 32) ?? cidrProblem(v6, 128);
-      return problem ? { problem } : { kind, qualifier, domain: domain?.toLowerCase() ?? null };
+        (domain === undefined ? null : domainSpecProblem(domain)) ?? cidrProblem(v4, 4) ?? cidrProblem(v6, 6);
+      if (problem) return { problem };
+      return {
+        kind,
+        qualifier,
+        domain: domain ?? null,
+        cidr4: v4 === undefined ? null : Number(v4),
+        cidr6: v6 === undefined ? null : Number(v6),
+      };
     }
     case "ip4":
     case "ip6": {
-      if (!rest.startsWith(":")) return { problem: `${kind} needs a network` };
-      const [network = "", prefix, extra] = rest.slice(1).split("/");
+      const args = IP_ARGS.exec(rest);
+      if (!args) return { problem: `${kind} needs ":" and a network` };
+      const [, address = "", prefix] = args;
       const family = kind === "ip4" ? 4 : 6;
-      if (isIP(network) !== family || extra !== undefined) return { problem: `not an IPv${family} network` };
-      const problem = cidrProblem(prefix, family === 4 ? 32 : 128);
-      return problem ? { problem } : { kind, qualifier, network: rest.slice(1) };
+      if ((family === 4 ? parseIpv4(address) : parseIpv6(address)) === null) {
+        return { problem: `"${address}" is not an IPv${family} address` };
+      }
+      const problem = cidrProblem(prefix, family);
+      if (problem) return { problem };
+      return { kind, qualifier, network: rest.slice(1), address, prefix: prefix === undefined ? null : Number(prefix) };
     }
     default:
       return { problem: `unknown mechanism "${kind}"` };

@@ -46,7 +46,9 @@ const MAX_DEPTH = 12;
 /** Builds the include/redirect tree of `domain`'s SPF policy from the TXT answers known so far (pure). */
 export function buildSpfTree(domain: string, lookup: TxtLookup): SpfNode {
   let budget = NODE_BUDGET;
-  const visit = (name: string, via: SpfNode["via"], ancestors: readonly string[]): SpfNode => {
+  const visit = (written: string, via: SpfNode["via"], ancestors: readonly string[]): SpfNode => {
+    // A domain-spec is case-insensitive and may end in a dot, unless it holds macros (whose letters have case).
+    const name = written.includes("%") ? written : written.toLowerCase().replace(/\.$/, "");
     const leaf = (state: SpfNodeState, extra: Partial<SpfNode> = {}): SpfNode => ({
       domain: name,
       via,

@@ -38,3 +38,24 @@ export function firstTagValues(tags: readonly Tag[]): Map<string, string> {
   for (const tag of tags) if (!first.has(tag.name)) first.set(tag.name, tag.value);
   return first;
 }
+
+/** Tag names that appear more than once (RFC 6376 §3.2 makes such a DKIM tag-list invalid). */
+export function duplicateTagNames(tags: readonly Tag[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const { name } of tags) (seen.has(name) ? repeated : seen).add(name);
+  return [...repeated];
+}
+
+/**
+ * A DKIM tag-list (RFC 6376 §3.2) read strictly: the first value of each tag, and the problems that make the whole
+ * list invalid (a part without "=", a repeated tag name).
+ */
+export function strictTagList(text: string): { tags: Map<string, string>; problems: string[] } {
+  const list = parseTagList(text);
+  const problems = [
+    ...list.malformed.map((part) => `"${part}" is not a tag=value pair`),
+    ...duplicateTagNames(list.tags).map((name) => `tag ${name}= appears more than once`),
+  ];
+  return { tags: firstTagValues(list.tags), problems };
+}

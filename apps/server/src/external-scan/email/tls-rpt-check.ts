@@ -5,17 +5,7 @@ import { externalFinding } from "../finding.js";
 import type { DnsAnswer, MxRecord } from "../io/types.js";
 import { failedDnsOutcome, txtRecords } from "./dns-outcome.js";
 import { mailExchangers } from "./mx-check.js";
-import { firstTagValues, parseTagList } from "./tag-list.js";
-
-/** RFC 8460 §3: "v=TLSRPTv1; rua=mailto:…[,https://…]". True when the record is usable. */
-export function isValidTlsRptRecord(text: string): boolean {
-  // The version tag is case-sensitive and exact (%s"v=TLSRPTv1"), so it is matched on the text.
-  if (!/^v=TLSRPTv1\s*(;|$)/.test(text.trim())) return false;
-  const rua = firstTagValues(parseTagList(text).tags).get("rua");
-  if (rua === undefined) return false;
-  const uris = rua.split(",").map((u) => u.trim());
-  return uris.length > 0 && uris.every((u) => /^(mailto:[^@\s]+@\S+|https:\/\/\S+)$/i.test(u));
-}
+import { discoverTlsRptRecord } from "./tls-rpt-record.js";
 
 /** Findings about the SMTP TLS reporting record of a domain that receives mail (pure). */
 export function evaluateTlsRpt(
@@ -25,8 +15,8 @@ export function evaluateTlsRpt(
 ): FindingParsed[] {
   if (mailExchangers(mx).length === 0) return [];
   const base = { category: "email_security", controls: CONTROLS.transportEncryption, subject: domain } as const;
-  const records = txtRecords(answer).filter((t) => /^v=TLSRPTv1/i.test(t.trim()));
-  if (records.length === 0) {
+  const found = discoverTlsRptRecord(txtRecords(answer));
+  if (found.state === "none") {
     return [
       externalFinding({
         ...base,
@@ -38,15 +28,18 @@ export function evaluateTlsRpt(
       }),
     ];
   }
-  if (records.length > 1 || !isValidTlsRptRecord(records[0]!)) {
+  const records = found.state === "multiple" ? [...found.records] : [found.raw];
+  const problem =
+    found.state === "multiple" ? "more than one v=TLSRPTv1 record" : found.parsed.ok ? null : found.parsed.problem;
+  if (problem !== null) {
     return [
       externalFinding({
         ...base,
         check_id: "email.tls_rpt.invalid",
         severity: "low",
         title: "TLS-RPT record is invalid",
-        detail: `The record at _smtp._tls.${domain} is ignored by senders (it needs exactly one "v=TLSRPTv1; rua=…" record with mailto: or https: destinations).`,
-        evidence: { records },
+        detail: `The record at _smtp._tls.${domain} is ignored by senders: ${problem} (it needs exactly one "v=TLSRPTv1; rua=…" record with mailto: or https: destinations).`,
+        evidence: { records, problem },
         remediation: `Publish exactly one record "v=TLSRPTv1; rua=mailto:<reports address>" at _smtp._tls.${domain}.`,
       }),
     ];

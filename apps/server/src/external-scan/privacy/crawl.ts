@@ -1,4 +1,4 @@
-import type { CheckStatus } from "../check.js";
+import type { CheckStatus, FailedCheckStatus } from "../check-status.js";
 import type { FetchedResponse, PageFetch, PageFetcher } from "../site/page-fetch.js";
 import { withoutFragment } from "../site/urls.js";
 import { analyzePage, type PageAnalysis, type PageLink } from "./page-analysis.js";
@@ -21,7 +21,7 @@ export type CrawlOutcome =
       readonly pages: readonly CrawledPage[];
       readonly failed: readonly { url: string; status: CheckStatus }[];
     }
-  | { readonly ok: false; readonly status: Exclude<CheckStatus, "ok">; readonly detail: string };
+  | { readonly ok: false; readonly status: FailedCheckStatus; readonly detail: string };
 
 export interface CrawlLimits {
   readonly maxPages: number;

@@ -9,19 +9,36 @@ export interface CookieFlags {
   readonly name: string;
   readonly secure: boolean;
   readonly httpOnly: boolean;
-  /** The SameSite attribute's value in lower case, null when absent. */
-  readonly sameSite: string | null;
+  /** The SameSite enforcement in lower case (strict, lax or none), null when absent or not one of those. */
+  readonly sameSite: "strict" | "lax" | "none" | null;
 }
 
-/** Parses the name and attributes of one Set-Cookie header (RFC 6265 §5.2); null when it has no name=value pair. */
+const SAME_SITE_VALUES: readonly string[] = ["strict", "lax", "none"];
+
+/**
+ * Parses the name and attributes of one Set-Cookie header (RFC 6265 §5.2; SameSite per RFC 6265bis §5.6.7).
+ * Null when the browser ignores the header: no "=" in its name-value pair, or an empty name. Attribute names are
+ * case-insensitive and split from their value at the first "="; Secure and HttpOnly ignore any value; the last
+ * SameSite attribute counts, and a value other than Strict, Lax or None (SameSite=True, SameSite=) leaves the
+ * browser's default enforcement, the same as no attribute.
+ */
 export function parseSetCookie(header: string): CookieFlags | null {
   const [pair = "", ...attributes] = header.split(";");
   const eq = pair.indexOf("=");
-  if (eq <= 0) return null;
-  const flags = { name: pair.slice(0, eq).trim(), secure: false, httpOnly: false, sameSite: null as string | null };
+  const name = eq < 0 ? "" : pair.slice(0, eq).trim();
+  if (name === "") return null;
+  const flags = { name, secure: false, httpOnly: false, sameSite: null as CookieFlags["sameSite"] };
   for (const attribute of attributes) {
-    const [key = "", value = ""] = attribute.split("=");
-    switch (key.trim().toLowerCase()) {
+    const at = attribute.indexOf("=");
+    const key = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
+    const value =
+      at < 0
+        ? ""
+        : attribute
+            .slice(at + 1)
+            .trim()
+            .toLowerCase();
+    switch (key) {
       case "secure":
         flags.secure = true;
         break;
@@ -29,7 +46,7 @@ export function parseSetCookie(header: string): CookieFlags | null {
         flags.httpOnly = true;
         break;
       case "samesite":
-        flags.sameSite = value.trim().toLowerCase();
+        flags.sameSite = SAME_SITE_VALUES.includes(value) ? (value as CookieFlags["sameSite"]) : null;
         break;
     }
   }

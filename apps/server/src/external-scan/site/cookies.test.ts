@@ -16,6 +16,31 @@ describe("parseSetCookie", () => {
   });
 });
 
+// Issue 8: a SameSite attribute whose value is not Strict, Lax or None is not a SameSite setting (RFC 6265bis).
+describe("SameSite values browsers ignore", () => {
+  it.each(["SameSite=True", "SameSite=", "SameSite", "SameSite=example.com", "SameSite=Lax; SameSite=garbage"])(
+    "treats %s as no SameSite attribute",
+    (attribute) => {
+      expect(parseSetCookie(`sid=1; Secure; HttpOnly; ${attribute}`)?.sameSite).toBeNull();
+      const findings = evaluateCookies("c.example", [
+        { url: "https://c.example/", set_cookies: [`sid=1; Secure; HttpOnly; ${attribute}`] },
+      ]);
+      expect(findings.map((f) => f.check_id)).toEqual(["app.cookies.missing_samesite"]);
+    },
+  );
+
+  it("reads Strict, Lax and None in any case, the last attribute winning", () => {
+    expect(parseSetCookie("a=1; SameSite=sTrIcT")?.sameSite).toBe("strict");
+    expect(parseSetCookie("a=1; samesite=NONE")?.sameSite).toBe("none");
+    expect(parseSetCookie("a=1; SameSite=garbage; SameSite=Lax")?.sameSite).toBe("lax");
+  });
+
+  it("ignores a Set-Cookie whose name is empty (RFC 6265 §5.2)", () => {
+    expect(parseSetCookie("=abc; Secure")).toBeNull();
+    expect(parseSetCookie(" =abc")).toBeNull();
+  });
+});
+
 describe("isSessionCookie", () => {
   it.each(["PHPSESSID", "ASP.NET_SessionId", ".ASPXAUTH", "JSESSIONID", "connect.sid", "auth_token", "sid"])(
     "treats %s as a session cookie",

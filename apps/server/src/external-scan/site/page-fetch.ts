@@ -1,6 +1,6 @@
-import type { CheckStatus } from "../check.js";
+import { type FailedCheckStatus, statusForNetFailure } from "../check-status.js";
 import type { HostResolution } from "../guard.js";
-import type { HttpIO, HttpOutcome, NetFailureCode } from "../io/types.js";
+import type { HttpIO, HttpOutcome } from "../io/types.js";
 import { redactUrl } from "./urls.js";
 
 /** A response the scan got, after following redirects. */
@@ -25,7 +25,7 @@ export type PageFetch =
   | { readonly ok: true; readonly response: FetchedResponse; readonly chain: readonly RedirectHop[] }
   | {
       readonly ok: false;
-      readonly status: Exclude<CheckStatus, "ok">;
+      readonly status: FailedCheckStatus;
       readonly code: string;
       readonly detail: string;
       /** Redacted URL of the request that failed. */
@@ -42,22 +42,6 @@ export type PageFetcher = (url: string, options?: PageFetchOptions) => Promise<P
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 6;
-
-/** The check status a connection failure amounts to. */
-export function statusForNetFailure(code: NetFailureCode): Exclude<CheckStatus, "ok" | "refused"> {
-  switch (code) {
-    case "timeout":
-    case "aborted":
-      return "timeout";
-    case "connection_refused":
-    case "unreachable":
-    case "reset":
-    case "handshake_failed":
-      return "unreachable";
-    default:
-      return "error";
-  }
-}
 
 /**
  * GET with redirects followed by the scan itself, so every hop's host passes the address policy before a byte is

@@ -2,6 +2,10 @@ import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
+import { parseCspHeader } from "./csp.js";
+import { framingPolicy } from "./frame-protection.js";
+import { isNosniff } from "./header-values.js";
+import { effectiveReferrerPolicy, type ReferrerPolicy } from "./referrer-policy.js";
 import { redactUrl } from "./urls.js";
 
 /** Six months: the HSTS max-age Mozilla's Observatory and the HSTS preload list treat as the minimum. */
@@ -14,26 +18,20 @@ export function hstsMaxAge(value: string | undefined): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The frame-ancestors directive of a CSP, null when the policy has none. */
-export function cspFrameAncestors(csp: string | undefined): string | null {
-  if (!csp) return null;
-  const directive = csp
-    .split(";")
-    .map((d) => d.trim())
-    .find((d) => /^frame-ancestors(\s|$)/i.test(d));
-  return directive ? directive.slice("frame-ancestors".length).trim() : null;
-}
-
 // Referrer policies that send the full URL (path and query) to other sites.
-const LEAKY_REFERRER_POLICIES = new Set(["unsafe-url", "no-referrer-when-downgrade"]);
+const LEAKY_REFERRER_POLICIES: ReadonlySet<ReferrerPolicy> = new Set(["unsafe-url", "no-referrer-when-downgrade"]);
 
 type Spec = Omit<FindingSpec, "category" | "subject" | "host" | "controls"> & { controls?: FindingSpec["controls"] };
 
-/** Findings about the security headers of the site's HTTPS start page (pure; headers with lower-case names). */
+/**
+ * Findings about the security headers of the site's HTTPS start page (pure; headers with lower-case names, the
+ * page's HTML for the policies it can set itself, such as `<meta name="referrer">`).
+ */
 export function evaluateSecurityHeaders(
   siteHost: string,
   url: string,
   headers: Readonly<Record<string, string>>,
+  html = "",
 ): FindingParsed[] {
   const page = redactUrl(url);
   const f = (spec: Spec) =>
@@ -74,8 +72,9 @@ export function evaluateSecurityHeaders(
     );
   }
 
-  const csp = headers["content-security-policy"];
-  if (!csp) {
+  // A blank header, or one without a single well-formed directive, is no policy (CSP3 §2.2.2).
+  const policies = parseCspHeader(headers["content-security-policy"]);
+  if (policies.length === 0) {
     findings.push(
       f({
         check_id: "app.security_headers.csp_missing",
@@ -88,23 +87,27 @@ export function evaluateSecurityHeaders(
     );
   }
 
-  const xfo = headers["x-frame-options"]?.trim().toUpperCase();
-  const ancestors = cspFrameAncestors(csp);
-  if (xfo !== "DENY" && xfo !== "SAMEORIGIN" && (ancestors === null || /(^|\s)\*(\s|$)/.test(ancestors))) {
+  const framing = framingPolicy(policies, headers["x-frame-options"]);
+  if (framing === "any-site") {
+    const ancestors = policies.map((p) => p.get("frame-ancestors")?.join(" ")).filter((a) => a !== undefined);
     findings.push(
       f({
         check_id: "app.security_headers.frame_protection_missing",
         severity: "low",
         title: "Pages can be framed by other sites (clickjacking)",
-        detail: `${page} sets neither X-Frame-Options nor a CSP frame-ancestors directive, so another site can show it in an invisible frame and trick visitors into clicking.`,
-        evidence: { url: page, "x-frame-options": headers["x-frame-options"] ?? null, frame_ancestors: ancestors },
+        detail: `${page} ${ancestors.length > 0 ? `allows any site in its CSP frame-ancestors (${ancestors.join("; ")})` : "sets neither a valid X-Frame-Options nor a CSP frame-ancestors directive"}, so another site can show it in an invisible frame and trick visitors into clicking.`,
+        evidence: {
+          url: page,
+          "x-frame-options": headers["x-frame-options"] ?? null,
+          frame_ancestors: ancestors.length > 0 ? ancestors.join("; ") : null,
+        },
         remediation:
           "Send \"Content-Security-Policy: frame-ancestors 'self'\" (and X-Frame-Options: SAMEORIGIN for old browsers).",
       }),
     );
   }
 
-  if (headers["x-content-type-options"]?.trim().toLowerCase() !== "nosniff") {
+  if (!isNosniff(headers["x-content-type-options"])) {
     findings.push(
       f({
         check_id: "app.security_headers.content_type_options_missing",
@@ -117,22 +120,25 @@ export function evaluateSecurityHeaders(
     );
   }
 
-  // The last valid token wins when a comma-separated list is sent (W3C Referrer Policy §11.1).
-  const referrer = headers["referrer-policy"]
-    ?.split(",")
-    .map((t) => t.trim().toLowerCase())
-    .filter(Boolean)
-    .at(-1);
-  if (!referrer || LEAKY_REFERRER_POLICIES.has(referrer)) {
+  // Without a policy browsers apply strict-origin-when-cross-origin, which sends other sites the origin only: an
+  // absent header is not a leak. A <meta name="referrer"> in the page overrides the header.
+  const referrer = effectiveReferrerPolicy(headers["referrer-policy"], html);
+  if (LEAKY_REFERRER_POLICIES.has(referrer.policy)) {
     findings.push(
       f({
         check_id: "app.security_headers.referrer_policy_weak",
         severity: "low",
         controls: CONTROLS.transportEncryption,
-        title: referrer ? `Referrer-Policy "${referrer}" leaks full URLs` : "No Referrer-Policy",
-        detail: `Page addresses (which can name a condition, a provider or an appointment) ${referrer ? "are" : "may be"} sent to every third party the pages load from or link to.`,
-        evidence: { url: page, "referrer-policy": headers["referrer-policy"] ?? null },
-        remediation: 'Send "Referrer-Policy: strict-origin-when-cross-origin" (or no-referrer).',
+        title: `Referrer-Policy "${referrer.policy}" leaks full URLs`,
+        detail: `Page addresses (which can name a condition, a provider or an appointment) are sent to every third party the pages load from or link to (policy set by the ${referrer.source === "meta" ? '<meta name="referrer"> element' : "Referrer-Policy header"}).`,
+        evidence: {
+          url: page,
+          "referrer-policy": headers["referrer-policy"] ?? null,
+          effective: referrer.policy,
+          set_by: referrer.source,
+        },
+        remediation:
+          'Send "Referrer-Policy: strict-origin-when-cross-origin" (or no-referrer), or remove the weaker policy so the browser default applies.',
       }),
     );
   }
@@ -155,7 +161,7 @@ export const securityHeadersCheck: ExternalCheck = {
     const { headers } = https.response;
     return {
       status: "ok",
-      findings: evaluateSecurityHeaders(ctx.target.siteHost, https.response.url, headers),
+      findings: evaluateSecurityHeaders(ctx.target.siteHost, https.response.url, headers, https.response.body),
       facts: Object.fromEntries(
         [
           "strict-transport-security",

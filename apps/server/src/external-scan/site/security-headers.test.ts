@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadResponseFixture } from "../test-support/fixtures.js";
-import { cspFrameAncestors, evaluateSecurityHeaders, hstsMaxAge } from "./security-headers-check.js";
+import { evaluateSecurityHeaders, hstsMaxAge } from "./security-headers-check.js";
 
 const evaluate = (name: string) => {
   const r = loadResponseFixture(name);
@@ -12,13 +12,12 @@ describe("evaluateSecurityHeaders", () => {
     expect(evaluate("hardened-portal.json")).toEqual([]);
   });
 
-  it("lists every missing header of a default WordPress/nginx site", () => {
+  it("lists every missing header of a default WordPress/nginx site (no Referrer-Policy is the safe default)", () => {
     expect(evaluate("nginx-wordpress.json")).toEqual([
       ["app.security_headers.hsts_missing", "medium"],
       ["app.security_headers.csp_missing", "low"],
       ["app.security_headers.frame_protection_missing", "low"],
       ["app.security_headers.content_type_options_missing", "low"],
-      ["app.security_headers.referrer_policy_weak", "low"],
     ]);
   });
 
@@ -49,12 +48,76 @@ describe("header parsing", () => {
     expect(hstsMaxAge(undefined)).toBeNull();
   });
 
-  it("finds frame-ancestors in a CSP; a wildcard is no protection", () => {
-    expect(cspFrameAncestors("default-src 'self'; frame-ancestors 'none'")).toBe("'none'");
-    expect(cspFrameAncestors("default-src 'self'")).toBeNull();
+  it("takes a wildcard frame-ancestors for no protection", () => {
     const findings = evaluateSecurityHeaders("c.example", "https://c.example/", {
       "content-security-policy": "frame-ancestors *",
     });
     expect(findings.map((f) => f.check_id)).toContain("app.security_headers.frame_protection_missing");
+  });
+});
+
+// Issue 8: disagreements with the browsers' specifications (W3C Referrer Policy, HTML, CSP3).
+describe("security headers as browsers read them", () => {
+  const ids = (headers: Record<string, string>, html = "") =>
+    evaluateSecurityHeaders("c.example", "https://c.example/", headers, html).map((f) => f.check_id);
+  const hardened = {
+    "strict-transport-security": "max-age=31536000",
+    "content-security-policy": "default-src 'self'; frame-ancestors 'self'",
+    "x-content-type-options": "nosniff",
+  };
+
+  it("does not flag an absent Referrer-Policy: browsers default to strict-origin-when-cross-origin", () => {
+    expect(ids(hardened)).toEqual([]);
+  });
+
+  it('reads <meta name="referrer">, which overrides the header', () => {
+    const leaky = '<html><head><meta name="referrer" content="unsafe-url"></head></html>';
+    expect(ids(hardened, leaky)).toEqual(["app.security_headers.referrer_policy_weak"]);
+    // The legacy keyword "always" means unsafe-url (HTML § Standard metadata names).
+    expect(ids(hardened, '<meta name="Referrer" content="ALWAYS">')).toEqual([
+      "app.security_headers.referrer_policy_weak",
+    ]);
+    const fixed = '<meta name="referrer" content="no-referrer">';
+    expect(ids({ ...hardened, "referrer-policy": "unsafe-url" }, fixed)).toEqual([]);
+  });
+
+  it("takes the last valid Referrer-Policy token, ignoring unknown ones", () => {
+    expect(ids({ ...hardened, "referrer-policy": "unsafe-url, some-future-policy" })).toEqual([
+      "app.security_headers.referrer_policy_weak",
+    ]);
+    expect(ids({ ...hardened, "referrer-policy": "unsafe-url, no-referrer" })).toEqual([]);
+  });
+
+  it("does not take frame-ancestors https: (or any http/https scheme source or * host) for framing protection", () => {
+    for (const ancestors of ["https:", "http:", "'self' https:", "https://*", "*:443"]) {
+      const headers = { ...hardened, "content-security-policy": `frame-ancestors ${ancestors}` };
+      expect([ancestors, ids(headers)]).toEqual([ancestors, ["app.security_headers.frame_protection_missing"]]);
+    }
+    for (const ancestors of ["'none'", "'self'", "https://portal.example", "*.c.example", ""]) {
+      const headers = { ...hardened, "content-security-policy": `frame-ancestors ${ancestors}` };
+      expect([ancestors, ids(headers)]).toEqual([ancestors, []]);
+    }
+  });
+
+  it("ignores X-Frame-Options when a CSP has frame-ancestors (CSP3, HTML's X-Frame-Options check)", () => {
+    const headers = { ...hardened, "content-security-policy": "frame-ancestors *", "x-frame-options": "DENY" };
+    expect(ids(headers)).toEqual(["app.security_headers.frame_protection_missing"]);
+  });
+
+  it("does not take a whitespace-only or directive-less CSP for a policy", () => {
+    for (const csp of ["   ", "\t", " ; ; ", "'self'"]) {
+      expect([csp, ids({ ...hardened, "content-security-policy": csp, "x-frame-options": "DENY" })]).toEqual([
+        csp,
+        ["app.security_headers.csp_missing"],
+      ]);
+    }
+  });
+
+  it("reads X-Content-Type-Options as a header list, its first value deciding (Fetch: determine nosniff)", () => {
+    expect(ids({ ...hardened, "x-content-type-options": "nosniff, nosniff" })).toEqual([]);
+    expect(ids({ ...hardened, "x-content-type-options": "NOSNIFF" })).toEqual([]);
+    expect(ids({ ...hardened, "x-content-type-options": ", nosniff" })).toEqual([
+      "app.security_headers.content_type_options_missing",
+    ]);
   });
 });

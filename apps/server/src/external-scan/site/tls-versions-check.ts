@@ -1,9 +1,9 @@
 import type { FindingParsed } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
+import { statusForNetFailure } from "../check-status.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
 import { TLS_VERSIONS, type TlsHandshakeOutcome, type TlsVersion } from "../io/types.js";
-import { statusForNetFailure } from "./page-fetch.js";
 
 type Outcomes = Partial<Record<TlsVersion, TlsHandshakeOutcome>>;
 
