@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   plan_required: 403,
   forbidden: 403,
   key_revoked: 403,
+  agent_revoked: 403,
   not_found: 404,
   npi_not_found: 404,
   job_not_found: 404,

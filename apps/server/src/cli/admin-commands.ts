@@ -101,10 +101,16 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     });
   keys
     .command("revoke <key-id>")
-    .description("Revoke a key (takes effect on the next request)")
+    .description(
+      "Revoke a key (takes effect on the next request) and the deploy tokens it created; scanners keep working",
+    )
     .action(async (keyId: string) => {
       const r = await withServices(cli, (deps) => revokeApiKey(deps, keyId));
-      printResult(cli, json(), { key_id: r.keyId, revoked_at: r.revokedAt });
+      printResult(cli, json(), {
+        key_id: r.keyId,
+        revoked_at: r.revokedAt,
+        deploy_tokens_revoked: r.deployTokensRevoked,
+      });
     });
   keys
     .command("list")

@@ -1,34 +1,13 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { runHcsServer } from "../test-support/hcs-server-cli.js";
 
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, "..", "bin.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "hcs-cli-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Runs the real `hcs-server` entry point (through tsx) and returns its exit code and output. */
-async function hcs(args: string[], env: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, ["--import", "tsx", BIN, ...args], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        HCS_DATA_DIR: dataDir,
-        HCS_LOG_LEVEL: "silent",
-        ...env,
-      },
-      timeout: 30_000,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const hcs = (args: string[], env: Record<string, string> = {}) => runHcsServer(dataDir, args, env);
 
 describe("hcs-server operator CLI", () => {
   let accountId = "";

@@ -1,4 +1,10 @@
 import { practiceStatusRoute } from "./group-a/practice.js";
+import {
+  listAgentsRoute,
+  listDeployTokensRoute,
+  revokeAgentRoute,
+  revokeDeployTokenRoute,
+} from "./group-b/enrolments.js";
 import { freeKeyRoute } from "./group-b/free-keys.js";
 import { gradeLookupRoute } from "./group-b/grade.js";
 import { deployTokenRoute, registerAgentRoute, uploadResultsRoute } from "./group-b/network.js";
@@ -18,5 +24,9 @@ export const ROUTES: readonly RouteDef[] = [
   deployTokenRoute,
   registerAgentRoute,
   uploadResultsRoute,
+  listAgentsRoute,
+  revokeAgentRoute,
+  listDeployTokensRoute,
+  revokeDeployTokenRoute,
   practiceStatusRoute,
 ];

@@ -23,7 +23,7 @@ export function pathParam<S extends z.ZodType>(
   ctx: HcsContext,
   name: string,
   schema: S,
-  code: "job_not_found",
+  code: "job_not_found" | "not_found",
 ): z.output<S> {
   const raw = (ctx as unknown as { params?: Record<string, string> }).params?.[name];
   const parsed = schema.safeParse(raw);

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Plan, Tier } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import { randomBase62 } from "../util/ids.js";
+import { revokeDeployTokensOfKeyIn } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
 /** `hcs_live_<12-char id>_<32-char secret>`: the id finds the row, the secret is checked against its hash. */
@@ -77,18 +78,28 @@ export async function authenticateApiKey(deps: ServiceDeps, presented: string): 
   return { keyId, accountId: row.account_id, plan: row.plan as Plan, tier: row.tier as Tier };
 }
 
-/** Revokes a key by id (idempotent). */
-export async function revokeApiKey(deps: ServiceDeps, keyId: string): Promise<{ keyId: string; revokedAt: string }> {
-  const row = await deps.store.db
-    .selectFrom("api_keys")
-    .select(["id", "revoked_at"])
-    .where("id", "=", keyId)
-    .executeTakeFirst();
-  if (!row) throw new ServiceError("not_found", `no API key ${keyId}`);
-  if (row.revoked_at) return { keyId, revokedAt: row.revoked_at };
-  const revokedAt = iso(deps.now());
-  await deps.store.db.updateTable("api_keys").set({ revoked_at: revokedAt }).where("id", "=", keyId).execute();
-  return { keyId, revokedAt };
+/**
+ * Revokes a key by id (idempotent) and, in the same transaction, the still-usable deploy tokens it created. Scanner
+ * agents enrolled with those tokens are separate identities and keep working; revoke them one by one. Running it
+ * again on a revoked key keeps the first revocation time and revokes any token still left usable.
+ */
+export async function revokeApiKey(
+  deps: ServiceDeps,
+  keyId: string,
+): Promise<{ keyId: string; revokedAt: string; deployTokensRevoked: number }> {
+  const now = iso(deps.now());
+  return deps.store.db.transaction().execute(async (trx) => {
+    // One statement, so two revocations racing agree on the first one's time.
+    const row = await trx
+      .updateTable("api_keys")
+      .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(now)) }))
+      .where("id", "=", keyId)
+      .returning("revoked_at")
+      .executeTakeFirst();
+    if (!row?.revoked_at) throw new ServiceError("not_found", `no API key ${keyId}`);
+    const deployTokensRevoked = await revokeDeployTokensOfKeyIn(trx, keyId, row.revoked_at);
+    return { keyId, revokedAt: row.revoked_at, deployTokensRevoked };
+  });
 }
 
 export async function listApiKeys(deps: ServiceDeps, accountId: string) {

@@ -1,0 +1,57 @@
+import { type AgentView, AgentViewSchema } from "@hcs/protocol";
+import { ServiceError } from "../errors.js";
+import type { AgentsTable } from "../store/schema.js";
+import { iso, type ServiceDeps } from "./deps.js";
+import { assertManages, checkedFilter, type EnrolmentActor, type EnrolmentFilter } from "./enrolment-scope.js";
+
+// The public key is left out: it identifies nothing the agent id does not, and the view stays free of key material
+// (parsing also strips any field the wire schema does not name).
+function agentView(row: AgentsTable): AgentView {
+  return AgentViewSchema.parse({
+    agent_id: row.id,
+    npi: row.npi,
+    account_id: row.account_id,
+    deploy_token_id: row.deploy_token_id,
+    hostname: row.hostname,
+    platform: row.platform,
+    os_release: row.os_release,
+    scanner_version: row.scanner_version,
+    ephemeral: row.ephemeral === 1,
+    registered_at: row.registered_at,
+    last_seen_at: row.last_seen_at,
+    revoked_at: row.revoked_at,
+  });
+}
+
+/** Registered scanners of the practices the filter covers, oldest first, revoked ones included. */
+export async function listAgents(
+  deps: ServiceDeps,
+  actor: EnrolmentActor,
+  filter: EnrolmentFilter,
+): Promise<AgentView[]> {
+  const { npi, accountId } = await checkedFilter(deps, actor, filter);
+  let q = deps.store.db.selectFrom("agents").selectAll().orderBy("registered_at").orderBy("id");
+  if (npi !== undefined) q = q.where("npi", "=", npi);
+  if (accountId !== undefined)
+    q = q.where("npi", "in", deps.store.db.selectFrom("practices").select("npi").where("account_id", "=", accountId));
+  return (await q.execute()).map(agentView);
+}
+
+/**
+ * Revokes a scanner agent (idempotent: it keeps its first revocation time). Its uploads are refused from then on
+ * with 403 agent_revoked; the host needs a new deploy token to enrol again.
+ */
+export async function revokeAgent(deps: ServiceDeps, actor: EnrolmentActor, agentId: string): Promise<AgentView> {
+  const find = () => deps.store.db.selectFrom("agents").selectAll().where("id", "=", agentId).executeTakeFirst();
+  const row = await find();
+  if (!row) throw new ServiceError("not_found", `no scanner agent ${agentId}`);
+  await assertManages(deps, actor, row.npi);
+  if (row.revoked_at !== null) return agentView(row);
+  await deps.store.db
+    .updateTable("agents")
+    .set({ revoked_at: iso(deps.now()) })
+    .where("id", "=", agentId)
+    .where("revoked_at", "is", null)
+    .execute();
+  return agentView((await find())!);
+}
