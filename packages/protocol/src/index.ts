@@ -45,6 +45,19 @@ export {
 } from "./deploy-token.js";
 export { base64UrlDecode, base64UrlEncode } from "./encoding.js";
 export {
+  type AgentList,
+  AgentListSchema,
+  type AgentView,
+  AgentViewSchema,
+  DEPLOY_TOKEN_STATES,
+  type DeployTokenList,
+  DeployTokenListSchema,
+  type DeployTokenState,
+  DeployTokenStateSchema,
+  type DeployTokenView,
+  DeployTokenViewSchema,
+} from "./enrolment.js";
+export {
   ERROR_CODE_LIST,
   ERROR_CODES,
   type ErrorBody,
@@ -187,6 +200,15 @@ export {
   scoreCategory,
   scorePractice,
 } from "./scoring/score.js";
+export {
+  describeExceededLimit,
+  exceededFindingLimit,
+  findingHost,
+  SCAN_UPLOAD_LIMITS,
+  type ScanUploadLimitExceeded,
+  type ScanUploadLimitName,
+  type ScanUploadLimits,
+} from "./upload-limits.js";
 export {
   type ParsedWebhookSignature,
   parseWebhookSignatureHeader,

@@ -4,6 +4,7 @@ import { GradeRecordSchema } from "./grade-record.js";
 import { JsonObjectSchema } from "./json.js";
 import { NpiSchema } from "./npi.js";
 import { PhaseIdSchema, PhaseStatusSchema } from "./phases.js";
+import { SCAN_UPLOAD_LIMITS } from "./upload-limits.js";
 
 const HEX64 = z.string().regex(/^[0-9a-f]{64}$/, "64 lower-case hex digits");
 /** Ed25519 public key: the raw 32 bytes, base64url without padding (43 characters). */
@@ -74,7 +75,8 @@ export const PhaseResultSchema = z
     reason: z.string().max(500).optional(),
     error: z.object({ code: z.string().max(100), message: z.string().max(500) }).optional(),
     facts: JsonObjectSchema,
-    findings: z.array(FindingInputSchema).max(5000),
+    // No phase can hold more than a whole upload may (SCAN_UPLOAD_LIMITS; more is a 413, not a schema error).
+    findings: z.array(FindingInputSchema).max(SCAN_UPLOAD_LIMITS.findings_per_upload),
   })
   .meta({ id: "PhaseResult" });
 export type PhaseResult = z.infer<typeof PhaseResultSchema>;

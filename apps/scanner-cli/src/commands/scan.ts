@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { type Grade, type GradeRecord, gradeAtLeast, type Platform } from "@hcs/protocol";
+import { type Grade, type GradeRecord, gradeAtLeast, type Platform, SEVERITIES } from "@hcs/protocol";
 import { CliError, EXIT, type ExitCode } from "../cli/errors.js";
 import { paint } from "../cli/output.js";
 import { liveProgress, type Progress, plainProgress, silentProgress } from "../cli/progress.js";
@@ -15,6 +15,7 @@ import { runPhases } from "../runner/run-phases.js";
 import { buildScanScope } from "../runner/scope.js";
 import { selectPhases } from "../runner/select-phases.js";
 import { buildScanDocument } from "../scan/document.js";
+import type { LeftOut } from "../scan/fit-upload-limits.js";
 import { summarizeScan } from "../scan/summary.js";
 import { spoolUpload } from "../upload/spool.js";
 import { flushSpool, signUpload, type UploadOutcome, uploadOrSpool } from "../upload/upload.js";
@@ -83,7 +84,7 @@ export async function runScan(
 
   const os = await host.sysinfo.osInfo();
   const hostName = (os.hostname || hostname()).toLowerCase().slice(0, 253);
-  const document = buildScanDocument({
+  const { document, leftOut } = buildScanDocument({
     agentId: registration?.config.agent_id ?? "agt_unregistered0000",
     scannerVersion: ctx.version,
     host: {
@@ -173,6 +174,12 @@ export async function runScan(
               : { status: "spooled", reason: upload.reason }
             : { status: "not_uploaded" },
           spooled_sent: flushed,
+          left_out_of_upload: {
+            findings: leftOut.findings,
+            by_severity: leftOut.bySeverity,
+            hosts: leftOut.hosts,
+            facts_of: leftOut.factsOf,
+          },
           grade: grade ?? null,
           local_grade: summary.localGrade,
           fail_under: o.failUnder ?? null,
@@ -195,6 +202,7 @@ export async function runScan(
       `Findings: ${paint(ctx.output, "red", `${f.critical} critical`)}, ${f.high} high, ${f.medium} medium, ${f.low} low, ${f.info} info`,
     );
     if (flushed > 0) ctx.output.out(`Sent ${flushed} earlier scan(s) from the spool.`);
+    for (const line of leftOutLines(leftOut)) ctx.output.out(paint(ctx.output, "yellow", line));
     if (upload?.kind === "uploaded")
       ctx.output.out(`Uploaded${upload.acceptance.duplicate ? " (already known to the server)" : ""}.`);
     if (upload?.kind === "spooled")
@@ -227,4 +235,21 @@ export async function scanCommand(ctx: CommandContext, o: ScanOptions): Promise<
     );
   }
   return runScan(ctx, o, files, registration);
+}
+
+/** What the upload leaves out to stay within the server's limits, in words (nothing when it carries everything). */
+function leftOutLines(leftOut: LeftOut): string[] {
+  const lines: string[] = [];
+  if (leftOut.findings > 0) {
+    const counts = SEVERITIES.filter((s) => leftOut.bySeverity[s] > 0)
+      .map((s) => `${leftOut.bySeverity[s]} ${s}`)
+      .join(", ");
+    lines.push(
+      `Left out of the upload to stay within the server's limits: ${leftOut.findings} findings (${counts})` +
+        `${leftOut.hosts > 0 ? `, all those about ${leftOut.hosts} hosts among them` : ""}; the most severe were kept. --json lists every finding.`,
+    );
+  }
+  if (leftOut.factsOf.length > 0)
+    lines.push(`Left out of the upload to stay within its size limit: the facts of ${leftOut.factsOf.join(", ")}.`);
+  return lines;
 }

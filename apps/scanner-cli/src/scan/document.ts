@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type PhaseResult, type Platform, type ScanResultDocument, ScanResultDocumentSchema } from "@hcs/protocol";
 import type { ScanScope } from "../phases/phase.js";
+import { fitUploadLimits, type LeftOut } from "./fit-upload-limits.js";
 
 export interface HostIdentity {
   readonly hostname: string;
@@ -10,7 +11,10 @@ export interface HostIdentity {
   readonly arch: string;
 }
 
-/** The upload document (protocol schema): host identity, scope, phase results; counts and locations, never ePHI. */
+/**
+ * The upload document (protocol schema): host identity, scope, phase results; counts and locations, never ePHI.
+ * Fitted to the upload limits (see fitUploadLimits): `leftOut` says what did not fit, so the server never refuses it.
+ */
 export function buildScanDocument(input: {
   agentId: string;
   scannerVersion: string;
@@ -20,16 +24,24 @@ export function buildScanDocument(input: {
   completedAt: Date;
   phases: readonly PhaseResult[];
   scanId?: string;
-}): ScanResultDocument {
-  return ScanResultDocumentSchema.parse({
-    schema_version: 1,
-    scan_id: input.scanId ?? randomUUID(),
-    agent_id: input.agentId,
-    scanner_version: input.scannerVersion,
-    host: input.host,
-    scope: { mode: input.scope.mode, targets: [...input.scope.given] },
-    started_at: input.startedAt.toISOString(),
-    completed_at: input.completedAt.toISOString(),
-    phases: input.phases,
-  });
+}): { document: ScanResultDocument; leftOut: LeftOut } {
+  const { document, leftOut } = fitUploadLimits(
+    {
+      schema_version: 1,
+      scan_id: input.scanId ?? randomUUID(),
+      agent_id: input.agentId,
+      scanner_version: input.scannerVersion,
+      host: input.host,
+      scope: { mode: input.scope.mode, targets: [...input.scope.given] },
+      started_at: input.startedAt.toISOString(),
+      completed_at: input.completedAt.toISOString(),
+      // The schema's one default filled in beforehand, so the bytes measured are the bytes sent.
+      phases: input.phases.map((p) => ({
+        ...p,
+        findings: p.findings.map((f) => ({ ...f, evidence: f.evidence ?? {} })),
+      })),
+    },
+    (body) => Buffer.byteLength(body),
+  );
+  return { document: ScanResultDocumentSchema.parse(document), leftOut };
 }

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import {
+  describeExceededLimit,
+  SCAN_UPLOAD_LIMITS,
   type ScanUploadAcceptance,
   ScanUploadAcceptanceSchema,
   UPLOAD_HEADERS,
@@ -23,11 +25,21 @@ export function signUpload(agentId: string, scanId: string, body: string, keys: 
   return signMessage(keys, uploadSigningMessage(agentId, scanId, digest));
 }
 
-/** Sends one signed upload (retried by the client on network errors, 429 and 5xx: the server deduplicates). */
+/**
+ * Sends one signed upload (retried by the client on network errors, 429 and 5xx: the server deduplicates). A body
+ * over the protocol's byte limit is refused here, as the server would refuse it: the server may close the
+ * connection before reading such a body, which would look like a network error and keep it in the spool for good.
+ * (This scanner fits its documents to the limits; a spool written by an older version may hold larger ones.)
+ */
 export async function sendUpload(
   client: ServerClient,
   entry: Pick<SpooledUpload, "agent_id" | "scan_id" | "signature" | "body">,
 ): Promise<ScanUploadAcceptance> {
+  const bytes = Buffer.byteLength(entry.body);
+  if (bytes > SCAN_UPLOAD_LIMITS.upload_bytes) {
+    const exceeded = { limit: "upload_bytes", max: SCAN_UPLOAD_LIMITS.upload_bytes, actual: bytes } as const;
+    throw new ServerRefusal(413, "payload_too_large", describeExceededLimit(exceeded), { ...exceeded });
+  }
   const res = await client.postJson(RESULTS_PATH, entry.body, {
     [UPLOAD_HEADERS.agent]: entry.agent_id,
     [UPLOAD_HEADERS.signature]: entry.signature,
@@ -41,7 +53,8 @@ export async function sendUpload(
 
 /**
  * Uploads a scan, or spools it when the server cannot be reached (nothing is lost: `hcs-scanner flush` or the next
- * run sends it). A refusal by the server (bad signature, schema) is not spooled: retrying would not help.
+ * run sends it). A refusal by the server (bad signature, schema, 413 over an upload limit) is not spooled: retrying
+ * would not help; it is thrown, and reported with the server's reason.
  */
 export async function uploadOrSpool(
   client: ServerClient,

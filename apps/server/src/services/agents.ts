@@ -9,17 +9,18 @@ import {
   PHASES,
   registrationProofMessage,
   type ScanResultDocument,
-  ScanResultDocumentSchema,
   type ScanUploadAcceptance,
   ScanUploadAcceptanceSchema,
   uploadSigningMessage,
 } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import { newId } from "../util/ids.js";
-import { parseJsonAs } from "../util/parse-json.js";
+import { timeSlicer } from "../util/time-slicer.js";
 import { consumeDeployToken } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { currentGradeIn, recordAssessmentIn } from "./grades.js";
+import { parseScanUpload } from "./scan-upload-parse.js";
+import { pruneScanFacts, scanUploadFacts, scanUploadSummary } from "./scan-upload-record.js";
 
 /** Verifies an Ed25519 signature (base64url) over `message` with a raw public key (base64url). */
 export function verifyEd25519(publicKey: string, message: string, signature: string): boolean {
@@ -34,8 +35,9 @@ export function verifyEd25519(publicKey: string, message: string, signature: str
 }
 
 /**
- * Registers a scanner: the deploy token is consumed atomically and the proof (a signature over the token with the
- * new key) shows the caller holds the private key it enrols. The private key never leaves the scanner's host.
+ * Registers a scanner: the deploy token's use and the new agent are written in one transaction, and the proof (a
+ * signature over the token with the new key) shows the caller holds the private key it enrols. The private key never
+ * leaves the scanner's host.
  */
 export async function registerAgent(
   deps: ServiceDeps,
@@ -52,38 +54,42 @@ export async function registerAgent(
   ) {
     throw new ServiceError("invalid_signature", "the registration proof does not verify against public_key");
   }
-  const token = await consumeDeployToken(deps, request.deploy_token);
-  const practice = await deps.store.db
-    .selectFrom("practices")
-    .select("name")
-    .where("npi", "=", token.npi)
-    .executeTakeFirstOrThrow();
-  const agentId = newId("agt");
-  const registeredAt = iso(deps.now());
-  await deps.store.db
-    .insertInto("agents")
-    .values({
-      id: agentId,
-      npi: token.npi,
-      account_id: token.account_id,
-      deploy_token_id: token.id,
-      public_key: request.public_key,
-      hostname: request.hostname.toLowerCase(),
-      platform: request.platform,
-      os_release: request.os_release ?? null,
-      scanner_version: request.scanner_version,
-      ephemeral: request.ephemeral ? 1 : 0,
-      registered_at: registeredAt,
-      last_seen_at: null,
-      revoked_at: null,
-    })
-    .execute();
+  // One transaction: the use is counted only if the agent is stored, so a failed insert does not burn it.
+  const registeredAt = deps.now();
+  const registered = await deps.store.db.transaction().execute(async (trx) => {
+    const token = await consumeDeployToken(trx, request.deploy_token, registeredAt);
+    const practice = await trx
+      .selectFrom("practices")
+      .select("name")
+      .where("npi", "=", token.npi)
+      .executeTakeFirstOrThrow();
+    const agentId = newId("agt");
+    await trx
+      .insertInto("agents")
+      .values({
+        id: agentId,
+        npi: token.npi,
+        account_id: token.account_id,
+        deploy_token_id: token.id,
+        public_key: request.public_key,
+        hostname: request.hostname.toLowerCase(),
+        platform: request.platform,
+        os_release: request.os_release ?? null,
+        scanner_version: request.scanner_version,
+        ephemeral: request.ephemeral ? 1 : 0,
+        registered_at: iso(registeredAt),
+        last_seen_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    return { agentId, npi: token.npi, practiceName: practice.name };
+  });
   return AgentRegistrationResponseSchema.parse({
-    agent_id: agentId,
-    npi: token.npi,
-    practice_name: practice.name,
+    agent_id: registered.agentId,
+    npi: registered.npi,
+    practice_name: registered.practiceName,
     server_url: serverUrl,
-    registered_at: registeredAt,
+    registered_at: iso(registeredAt),
   });
 }
 
@@ -93,6 +99,13 @@ export interface SignedUpload {
   readonly signature: string;
   readonly raw: Buffer;
 }
+
+/**
+ * Budget of one uninterrupted slice of an upload's parsing and writing: other requests (health probes included)
+ * wait about this long behind an upload, plus the few steps that cannot be split (JSON.parse of up to 2 MiB, the
+ * grade's read of the practice's open findings: ~10 ms each). A yield costs one event-loop turn.
+ */
+const SCAN_PACE_MS = 4;
 
 /** Score categories an internal scan assessed: those of every phase that ran to completion. */
 export function assessedCategories(doc: ScanResultDocument): CategoryName[] {
@@ -106,9 +119,12 @@ export function assessedCategories(doc: ScanResultDocument): CategoryName[] {
 
 /**
  * Accepts a signed scan upload: the signature over (agent, idempotency key, body SHA-256) must verify with the
- * agent's key, the body must match the protocol schema, and the scan id is the idempotency key. The same upload
- * sent again gets the stored answer (and is stored once); a different body under a used key is a conflict.
- * Findings become the host's internal assessment and the unified grade is recomputed.
+ * agent's key, the body must match the protocol schema within the upload limits (413 beyond), and the scan id is
+ * the idempotency key. The same upload sent again gets the stored answer (and is stored once); a different body
+ * under a used key is a conflict; both are decided from the stored digest, before the body is parsed. Findings
+ * become the host's internal assessment and the unified grade is recomputed. Parsing and writing are paced
+ * (SCAN_PACE_MS slices), so a large upload never holds the event loop for long. The raw document is not kept: a
+ * summary, the phase facts of the agent's newest scans, the digest and the acceptance are.
  */
 export async function acceptScanUpload(
   deps: ServiceDeps,
@@ -121,25 +137,24 @@ export async function acceptScanUpload(
     .executeTakeFirst();
   if (!agent)
     throw new ServiceError("invalid_credentials", "unknown scanner agent; register it again with a new deploy token");
-  if (agent.revoked_at) throw new ServiceError("key_revoked", "this scanner agent has been revoked");
   const digest = createHash("sha256").update(upload.raw).digest("hex");
   if (
     !verifyEd25519(agent.public_key, uploadSigningMessage(agent.id, upload.idempotencyKey, digest), upload.signature)
   ) {
     throw new ServiceError("invalid_signature", "the upload signature does not verify with this agent's key");
   }
-  const doc = parseJsonAs(upload.raw, ScanResultDocumentSchema, "the scan document", "the protocol schema");
+  // Checked after the signature, so only the agent's own key learns that it was revoked.
+  if (agent.revoked_at) throw agentRevoked();
+  // A replay (the spool resending) costs a lookup, not a parse.
+  const previous = await storedUpload(deps, upload.idempotencyKey);
+  if (previous) return replay(previous, agent.id, digest);
+
+  const pace = timeSlicer(SCAN_PACE_MS);
+  const doc = await parseScanUpload(upload.raw, pace);
   if (doc.scan_id !== upload.idempotencyKey)
     throw new ServiceError("invalid_body", "Idempotency-Key must equal the document's scan_id");
   if (doc.agent_id !== agent.id)
     throw new ServiceError("invalid_body", "the document's agent_id is not the signing agent");
-
-  const previous = await deps.store.db
-    .selectFrom("scan_uploads")
-    .select(["body_sha256", "acceptance"])
-    .where("scan_id", "=", doc.scan_id)
-    .executeTakeFirst();
-  if (previous) return replay(previous, digest);
 
   const host = doc.host.hostname.toLowerCase();
   const findings: FindingParsed[] = doc.phases.flatMap((p) =>
@@ -150,6 +165,10 @@ export async function acceptScanUpload(
   // newer one from the same host is stored but does not replace the newer findings.
   const scannedAt = new Date(Math.min(Date.parse(doc.completed_at), receivedAt.getTime()));
   try {
+    // `pace` yields inside this transaction only while the findings are written. On SQLite the transaction holds
+    // the one connection, so other requests' queries wait for it; the hot-path reads that bypass the query builder
+    // on that connection (keys, rate limits, grades) read none of the tables written before the last yield, and no
+    // yield falls between the new grade row and the commit.
     return await deps.store.db.transaction().execute(async (trx) => {
       const newer = await trx
         .selectFrom("assessments")
@@ -161,15 +180,19 @@ export async function acceptScanUpload(
         .executeTakeFirst();
       const grade = newer
         ? await currentGradeIn(trx, agent.npi)
-        : await recordAssessmentIn(trx, {
-            npi: agent.npi,
-            source: "internal",
-            subject: host,
-            categories: assessedCategories(doc),
-            findings,
-            at: scannedAt,
-            reference: `scan:${doc.scan_id}`,
-          }).catch((err: unknown) => {
+        : await recordAssessmentIn(
+            trx,
+            {
+              npi: agent.npi,
+              source: "internal",
+              subject: host,
+              categories: assessedCategories(doc),
+              findings,
+              at: scannedAt,
+              reference: `scan:${doc.scan_id}`,
+            },
+            pace,
+          ).catch((err: unknown) => {
             // A scan in which no phase completed has no category to grade yet; it is still stored.
             if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
             throw err;
@@ -189,34 +212,48 @@ export async function acceptScanUpload(
           npi: agent.npi,
           body_sha256: digest,
           received_at: iso(receivedAt),
-          document: upload.raw.toString("utf8"),
+          completed_at: doc.completed_at,
+          summary: JSON.stringify(scanUploadSummary(doc)),
+          facts: JSON.stringify(scanUploadFacts(doc)),
           acceptance: JSON.stringify(acceptance),
         })
         .execute();
-      await trx
+      await pruneScanFacts(trx, agent.id);
+      // Revoked while this upload was being checked: nothing of it is kept.
+      const seen = await trx
         .updateTable("agents")
         .set({ last_seen_at: iso(receivedAt) })
         .where("id", "=", agent.id)
-        .execute();
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      if (Number(seen.numUpdatedRows) === 0) throw agentRevoked();
       return { created: true, acceptance };
     });
   } catch (err) {
     // Two copies of one upload racing: the loser's insert hits the primary key; answer it as a replay.
-    const again = await deps.store.db
-      .selectFrom("scan_uploads")
-      .select(["body_sha256", "acceptance"])
-      .where("scan_id", "=", doc.scan_id)
-      .executeTakeFirst();
-    if (again) return replay(again, digest);
+    const again = await storedUpload(deps, doc.scan_id);
+    if (again) return replay(again, agent.id, digest);
     throw err;
   }
 }
 
+function storedUpload(deps: ServiceDeps, scanId: string) {
+  return deps.store.db
+    .selectFrom("scan_uploads")
+    .select(["agent_id", "body_sha256", "acceptance"])
+    .where("scan_id", "=", scanId)
+    .executeTakeFirst();
+}
+
+const agentRevoked = () =>
+  new ServiceError("agent_revoked", "this scanner agent has been revoked; enrol it again with a new deploy token");
+
 function replay(
-  previous: { body_sha256: string; acceptance: string },
+  previous: { agent_id: string; body_sha256: string; acceptance: string },
+  agentId: string,
   digest: string,
 ): { created: boolean; acceptance: ScanUploadAcceptance } {
-  if (previous.body_sha256 !== digest) {
+  if (previous.agent_id !== agentId || previous.body_sha256 !== digest) {
     throw new ServiceError("idempotency_conflict", "this scan id was already uploaded with a different document");
   }
   return {

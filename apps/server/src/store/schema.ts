@@ -215,10 +215,15 @@ export interface ScanUploadsTable {
   scan_id: string;
   agent_id: string;
   npi: string;
+  /** SHA-256 of the body as received: a replay must match it (idempotency), and it identifies the signed body. */
   body_sha256: string;
   received_at: string;
-  /** The scan document as received (facts and findings: counts and locations, never ePHI). */
-  document: string;
+  /** When the scan completed (the document's completed_at): orders an agent's scans for facts retention. */
+  completed_at: string;
+  /** JSON ScanUploadSummary: scanner, host, scope, times, each phase's status and finding count. Kept for good. */
+  summary: string;
+  /** JSON phase facts by phase id; null once pruned (kept for the agent's newest scans only). No raw document. */
+  facts: string | null;
   /** The acceptance answered, replayed verbatim for a repeated upload. */
   acceptance: string;
 }

@@ -2,13 +2,17 @@ import {
   AgentRegistrationRequestSchema,
   AgentRegistrationResponseSchema,
   DeployTokenResponseSchema,
+  describeExceededLimit,
+  SCAN_UPLOAD_LIMITS,
   ScanResultDocumentSchema,
   ScanUploadAcceptanceSchema,
+  type ScanUploadLimitExceeded,
   UPLOAD_HEADERS,
 } from "@hcs/protocol";
 import { z } from "zod";
-import { ServiceError } from "../../errors.js";
+import { isServiceError, ServiceError } from "../../errors.js";
 import { readJson, readRawBody } from "../../http/body.js";
+import type { HcsContext } from "../../http/state.js";
 import { acceptScanUpload, registerAgent } from "../../services/agents.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
 import { NpiParamsSchema, npiParam } from "../params.js";
@@ -77,7 +81,7 @@ export const registerAgentRoute = defineRoute({
   summary: "Register a scanner with a deploy token and its Ed25519 public key",
   description:
     "Authenticated by the deploy token (no API key). `proof` is the Ed25519 signature, with the new key, of " +
-    '"hcs-agent-register-v1\\n<public_key>\\n<deploy_token>". 401 when the token is unknown, expired or revoked; 409 when used up.',
+    '"hcs-agent-register-v1\\n<public_key>\\n<deploy_token>". 401 when the token is unknown, expired or revoked (also when the API key that created it was revoked); 409 when used up.',
   body: AgentRegistrationRequestSchema,
   responses: { 201: { description: "The agent id", schema: AgentRegistrationResponseSchema } },
   errors: [
@@ -113,7 +117,13 @@ export const uploadResultsRoute = defineRoute({
   description:
     `Authenticated by the agent's Ed25519 signature (no API key): ${UPLOAD_HEADERS.agent}, ${UPLOAD_HEADERS.signature} ` +
     `(base64url signature of "hcs-scan-upload-v1\\n<agent_id>\\n<Idempotency-Key>\\n<hex SHA-256 of the body>") and ` +
-    "Idempotency-Key (the document's scan_id). A repeated upload is answered 200 with duplicate=true and stored once. Body limit 10 MB.",
+    "Idempotency-Key (the document's scan_id). A repeated upload is answered 200 with duplicate=true and stored once. A revoked agent gets 403 agent_revoked. " +
+    `Limits per upload: ${SCAN_UPLOAD_LIMITS.upload_bytes} bytes, ${SCAN_UPLOAD_LIMITS.findings_per_upload} findings, ` +
+    `${SCAN_UPLOAD_LIMITS.findings_per_host} findings about one host (a finding's host, else the scanning machine), ` +
+    `${SCAN_UPLOAD_LIMITS.hosts_per_upload} distinct hosts. Beyond one: 413 payload_too_large with details ` +
+    '{limit: "upload_bytes" | "findings_per_upload" | "findings_per_host" | "hosts_per_upload", max, actual, host?}; ' +
+    "hcs-scanner caps its uploads to these limits. The raw document is not stored: a summary, the latest phase facts " +
+    "and the body's SHA-256 are.",
   body: ScanResultDocumentSchema,
   responses: {
     201: { description: "Stored; the practice's unified grade", schema: ScanUploadAcceptanceSchema },
@@ -126,7 +136,7 @@ export const uploadResultsRoute = defineRoute({
     "payload_too_large",
     "invalid_credentials",
     "invalid_signature",
-    "key_revoked",
+    "agent_revoked",
     "idempotency_conflict",
     "rate_limited",
   ],
@@ -144,7 +154,7 @@ export const uploadResultsRoute = defineRoute({
       throw new ServiceError("invalid_body", "Idempotency-Key must be the scan's scan_id (a UUID)");
     if (!ctx.is("application/json"))
       throw new ServiceError("unsupported_media_type", "send the scan document as application/json");
-    const raw = await readRawBody(ctx);
+    const raw = await readUploadBody(ctx);
     ctx.state.auditResource = `scan:${idempotencyKey.toLowerCase()}`;
     const { created, acceptance } = await acceptScanUpload(deps, {
       agentId,
@@ -156,3 +166,22 @@ export const uploadResultsRoute = defineRoute({
     ctx.body = acceptance;
   },
 });
+
+/**
+ * The upload body, refused with 413 {limit: "upload_bytes", max, actual} past the upload byte limit. The excess is
+ * read and dropped rather than the connection reset, so the client gets the 413 (a reset looks like a network error,
+ * which a scanner would retry for good); `actual` is the announced Content-Length when there is one.
+ */
+async function readUploadBody(ctx: HcsContext): Promise<Buffer> {
+  const max = SCAN_UPLOAD_LIMITS.upload_bytes;
+  try {
+    return await readRawBody(ctx, max);
+  } catch (err) {
+    if (!isServiceError(err) || err.code !== "payload_too_large") throw err;
+    const announced = Number(ctx.get("Content-Length") || 0);
+    if (announced <= max)
+      throw new ServiceError("payload_too_large", `the upload exceeds ${max} bytes`, { limit: "upload_bytes", max });
+    const exceeded: ScanUploadLimitExceeded = { limit: "upload_bytes", max, actual: announced };
+    throw new ServiceError("payload_too_large", describeExceededLimit(exceeded), { ...exceeded });
+  }
+}

@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import { coreMigration } from "./001-core.js";
 import { jobsMigration } from "./002-jobs.js";
 import { agentsMigration } from "./003-agents.js";
+import { scanUploadSummaryMigration } from "./004-scan-upload-summary.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -10,5 +11,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "001-core": coreMigration(engine),
     "002-jobs": jobsMigration(engine),
     "003-agents": agentsMigration(engine),
+    "004-scan-upload-summary": scanUploadSummaryMigration(engine),
   };
 }
