@@ -1,15 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpRequestTo } from "../lab/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../lab/webhook-receiver.js";
 import { type SamplePractices, startSamplePractices } from "../sample-practices/index.js";
-import { httpRequestTo } from "../test-support/https-client.js";
+import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
 
-const BIN = join(import.meta.dirname, "..", "bin.ts");
+const BIN = SERVER_BIN;
 const JOBS = 24;
 
 function freePort(): Promise<number> {
@@ -30,26 +31,11 @@ let child: ChildProcess | null = null;
 let url = "";
 
 /** Starts `hcs-server serve`; on the first start, waits for the whole banner (it carries the operator key). */
-function serve(firstStart: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ["--import", "tsx", BIN, "serve"], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child = c;
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (firstStart ? out.includes("More: docs/operations.md") : out.includes("listening on")) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    };
-    c.stdout!.on("data", onData);
-    c.stderr!.on("data", onData);
-    c.on("exit", (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
+async function serve(firstStart: boolean): Promise<string> {
+  const { proc } = await startServerProcess(["serve"], env, firstStart ? /More: docs\/operations\.md/ : /listening on/);
+  child = proc.child;
+  const { stdout, stderr } = proc.output();
+  return `${stdout}\n${stderr}`;
 }
 
 beforeAll(async () => {
@@ -171,7 +157,7 @@ describe("a server killed with SIGKILL while jobs run", () => {
     const deliveries = db.prepare("select job_id from webhook_deliveries").all() as { job_id: string }[];
     expect(deliveries).toHaveLength(JOBS);
     expect(new Set(deliveries.map((d) => d.job_id)).size).toBe(JOBS);
-    // A delivery the killed process had claimed is sent again once its 15 s lease lapses (at least once).
+    // A delivery the killed process had claimed is sent again once its 20 s lease lapses (at least once).
     const landing = Date.now() + 45_000;
     while (new Set(receiver.received.map((r) => JSON.parse(r.body).job_id)).size < JOBS && Date.now() < landing)
       await new Promise((r) => setTimeout(r, 100));

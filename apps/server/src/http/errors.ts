@@ -1,6 +1,7 @@
 import { type ErrorCode, httpStatusFor } from "@hcs/protocol";
 import type { Logger } from "pino";
 import { isServiceError } from "../errors.js";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, storeUnavailableError } from "../store/availability.js";
 import { errorBody } from "./error-body.js";
 import type { HcsMiddleware } from "./state.js";
 
@@ -15,8 +16,9 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /**
- * Turns every failure into the DESIGN §3.2 body: ServiceErrors keep their code and message; anything unexpected
- * becomes 500 `internal` with only the request id (the cause goes to the log, never to the client).
+ * Turns every failure into the DESIGN §3.2 body: ServiceErrors keep their code and message; a store that did not
+ * answer becomes 503 `unavailable` with Retry-After; anything unexpected becomes 500 `internal` with only the
+ * request id (the cause goes to the log, never to the client).
  */
 export function errorMapper(logger: Logger): HcsMiddleware {
   return async (ctx, next) => {
@@ -30,6 +32,17 @@ export function errorMapper(logger: Logger): HcsMiddleware {
         ctx.body = errorBody("method_not_allowed", `${ctx.method} is not allowed on ${ctx.path}`, ctx.state.requestId);
       }
     } catch (err) {
+      if (isStoreUnavailable(err)) {
+        // The store timed out or lost its connection: a retryable 503, and nothing more is written for this
+        // request (the audit settlement would only wait out the same timeout).
+        ctx.state.storeFailed = true;
+        logger.warn({ err, request_id: ctx.state.requestId, path: ctx.path }, "store unavailable");
+        const failure = storeUnavailableError();
+        ctx.status = 503;
+        ctx.set("Retry-After", String(STORE_RETRY_AFTER_SECONDS));
+        ctx.body = errorBody(failure.code, failure.message, ctx.state.requestId, failure.details);
+        return;
+      }
       if (isServiceError(err)) {
         ctx.status = httpStatusFor(err.code);
         ctx.body = errorBody(err.code, err.message, ctx.state.requestId, err.details);

@@ -1,10 +1,12 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { HcsMiddleware } from "./state.js";
 
 export interface Metrics {
   readonly registry: Registry;
   readonly requests: Counter<"method" | "route" | "status">;
   readonly duration: Histogram<"method" | "route">;
+  /** Requests without credentials that were refused: counted here instead of written to the audit trail. */
+  readonly anonymousRefusals: Counter<"code">;
 }
 
 /** A Prometheus registry of its own per app (tests create several apps in one process). */
@@ -26,7 +28,36 @@ export function createMetrics(): Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    anonymousRefusals: new Counter({
+      name: "hcs_anonymous_refusals_total",
+      help: "Refused requests that presented no valid credentials (not audited), by error code",
+      labelNames: ["code"],
+      registers: [registry],
+    }),
   };
+}
+
+/**
+ * Pool gauges of a PostgreSQL store, read when Prometheus scrapes (nothing to read for the embedded store).
+ * Reading them never touches the database, so /metrics answers even when the database does not.
+ */
+export function registerStoreGauges(
+  metrics: Metrics,
+  poolStats: () => { total: number; idle: number; waiting: number } | null,
+): void {
+  const gauge = (name: string, help: string, pick: (s: { total: number; idle: number; waiting: number }) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        const stats = poolStats();
+        if (stats) this.set(pick(stats));
+      },
+    });
+  gauge("hcs_db_pool_connections", "PostgreSQL connections open in this process", (s) => s.total);
+  gauge("hcs_db_pool_idle_connections", "PostgreSQL connections open and idle", (s) => s.idle);
+  gauge("hcs_db_pool_waiting_requests", "Callers waiting for a PostgreSQL connection", (s) => s.waiting);
 }
 
 /** Counts and times every request by route pattern (never by raw path, which would explode the label space). */
@@ -40,6 +71,10 @@ export function requestMetrics(metrics: Metrics): HcsMiddleware {
       const route = typeof matched === "string" ? matched : "(unmatched)";
       end({ method: ctx.method, route });
       metrics.requests.inc({ method: ctx.method, route, status: String(ctx.status) });
+      if (ctx.state.caller === null && ctx.status >= 400) {
+        const code = (ctx.body as { error?: { code?: unknown } } | null)?.error?.code;
+        metrics.anonymousRefusals.inc({ code: typeof code === "string" ? code : String(ctx.status) });
+      }
     }
   };
 }

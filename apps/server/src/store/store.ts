@@ -1,12 +1,14 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgModule from "pg";
+import { ensureOwnerOnlyFile } from "../util/private-files.js";
 import { type HotSql, postgresHotSql, sqliteHotSql } from "./hot-sql.js";
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
+import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
 import type { Database } from "./schema.js";
 import { WriteBatcher } from "./write-batcher.js";
 
@@ -21,13 +23,33 @@ export interface Store {
   readonly hot: HotSql;
   /** Where the data lives, for logs (never includes a password). */
   readonly description: string;
+  /** Connection pool counters (PostgreSQL), for metrics; null for the embedded store. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
+  /**
+   * True when the store answers a trivial query within `timeoutMs`. Concurrent callers share one query, so a
+   * database that hangs is not sent a new probe for every readiness check.
+   */
+  ping(timeoutMs: number): Promise<boolean>;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 
 export type StoreOptions =
-  | { engine: "sqlite"; file: string }
-  | { engine: "postgres"; url: string; schema?: string; poolSize?: number };
+  | {
+      engine: "sqlite";
+      file: string;
+      /** Told when an existing database file was readable by others and has been made owner-only. */
+      onWarning?: (message: string) => void;
+    }
+  | {
+      engine: "postgres";
+      url: string;
+      schema?: string;
+      poolSize?: number;
+      timeouts?: PostgresTimeouts;
+      /** Told when a pooled connection dies (it is replaced; in-flight work on it fails and is answered 503). */
+      onConnectionError?: (err: Error) => void;
+    };
 
 // The PostgreSQL driver is loaded only when PostgreSQL is used (the embedded default never needs it).
 const require = createRequire(import.meta.url);
@@ -45,6 +67,15 @@ function loadPg(): typeof pgModule {
 /** Opens the store described by the options (does not migrate; call migrate()). */
 export function openStore(options: StoreOptions): Store {
   if (options.engine === "sqlite") {
+    // The database holds findings about practices and the audit trail: owner-only, like the keys beside it.
+    // SQLite creates its -wal and -shm files with the database file's mode; files left by older versions are
+    // tightened too.
+    for (const file of [options.file, `${options.file}-wal`, `${options.file}-shm`]) {
+      if (file !== options.file && !existsSync(file)) continue;
+      const was = ensureOwnerOnlyFile(file);
+      if (was !== null)
+        options.onWarning?.(`${file} was readable by others (mode ${was.toString(8)}); changed to owner-only (0600)`);
+    }
     const sqlite = new SQLite(options.file);
     // WAL lets readers in other processes run beside the writer.
     sqlite.pragma("journal_mode = WAL");
@@ -60,35 +91,92 @@ export function openStore(options: StoreOptions): Store {
     return makeStore("sqlite", db, sqliteHotSql(connection.prepare), `sqlite:${options.file}`);
   }
   const url = new URL(options.url);
-  const pool = new (loadPg().Pool)({
-    connectionString: options.url,
-    max: options.poolSize ?? 10,
-    // Each test run (and each operator who wants it) can live in its own schema.
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  const pg = loadPg();
+  const pool = createPostgresPool(pg, {
+    url: options.url,
+    timeouts: options.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS,
+    ...(options.schema ? { schema: options.schema } : {}),
+    ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+    ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   url.password = url.password ? "***" : "";
+  // Migrations may run longer than any request statement: they get a connection of their own without the
+  // statement timeout (connecting is still bounded).
+  const migrationDb = () =>
+    new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: createPostgresPool(pg, {
+          url: options.url,
+          poolSize: 1,
+          ...(options.schema ? { schema: options.schema } : {}),
+        }),
+      }),
+    });
   return makeStore(
     "postgres",
     db,
     postgresHotSql(),
     `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`,
+    migrationDb,
+    () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   );
 }
 
-function makeStore(engine: Engine, db: Kysely<Database>, hot: HotSql, description: string): Store {
+function makeStore(
+  engine: Engine,
+  db: Kysely<Database>,
+  hot: HotSql,
+  description: string,
+  migrationDb: () => Kysely<Database> = () => db,
+  poolStats: Store["poolStats"] = () => null,
+): Store {
   const writes = new WriteBatcher(db);
+  let probe: Promise<boolean> | null = null;
   return {
     engine,
     db,
     writes,
     hot,
     description,
+    poolStats,
+    ping(timeoutMs) {
+      probe ??= sql`select 1`
+        .execute(db)
+        .then(
+          () => true,
+          () => false,
+        )
+        .finally(() => {
+          probe = null;
+        });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      return Promise.race([probe, late]).finally(() => clearTimeout(timer));
+    },
     async migrate() {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(engine) } });
-      const { error, results } = await migrator.migrateToLatest();
-      if (error) throw error;
-      return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+      const mdb = migrationDb();
+      try {
+        // Kysely decides whether its bookkeeping tables exist by looking in every schema unless told which one;
+        // with another schema of the same database holding them (other tenants, parallel test runs) it would skip
+        // creating its own. Name the schema the connection actually uses.
+        const schema =
+          engine === "postgres"
+            ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(mdb)).rows[0]?.schema
+            : undefined;
+        const migrator = new Migrator({
+          db: mdb,
+          provider: { getMigrations: async () => migrationsFor(engine) },
+          ...(schema ? { migrationTableSchema: schema } : {}),
+        });
+        const { error, results } = await migrator.migrateToLatest();
+        if (error) throw error;
+        return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+      } finally {
+        if (mdb !== db) await mdb.destroy();
+      }
     },
     async close() {
       await writes.drain();
@@ -117,9 +205,29 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-/** The embedded default: SQLite in the data directory. */
-export function storeOptionsFor(config: { dataDir: string; databaseUrl: string | null }): StoreOptions {
-  if (config.databaseUrl) return { engine: "postgres", url: config.databaseUrl };
+/** Where the store reports what it noticed about its connections and files. */
+export interface StoreEvents {
+  readonly onConnectionError?: (err: Error) => void;
+  readonly onWarning?: (message: string) => void;
+}
+
+/** The configured store: PostgreSQL with DATABASE_URL, else the embedded default, SQLite in the data directory. */
+export function storeOptionsFor(
+  config: { dataDir: string; databaseUrl: string | null; dbTimeouts?: PostgresTimeouts },
+  events: StoreEvents = {},
+): StoreOptions {
+  if (config.databaseUrl) {
+    return {
+      engine: "postgres",
+      url: config.databaseUrl,
+      ...(config.dbTimeouts ? { timeouts: config.dbTimeouts } : {}),
+      ...(events.onConnectionError ? { onConnectionError: events.onConnectionError } : {}),
+    };
+  }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  return { engine: "sqlite", file: join(config.dataDir, "hcs.sqlite") };
+  return {
+    engine: "sqlite",
+    file: join(config.dataDir, "hcs.sqlite"),
+    ...(events.onWarning ? { onWarning: events.onWarning } : {}),
+  };
 }

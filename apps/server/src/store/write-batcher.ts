@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { isStoreUnavailable } from "./availability.js";
 import type { Database } from "./schema.js";
 
 export type WriteOp<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -63,8 +64,10 @@ export class WriteBatcher {
       });
       for (const [i, p] of batch.entries()) p.resolve(results[i]);
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0]!.reject(err);
+      // A store that is down or timing out fails every op alike: retrying them one by one would make each wait
+      // out the same timeout again, one after another, while the callers' requests hang.
+      if (batch.length === 1 || isStoreUnavailable(err)) {
+        for (const p of batch) p.reject(err);
         return;
       }
       // The whole transaction rolled back; retry each op alone so only the op at fault fails.

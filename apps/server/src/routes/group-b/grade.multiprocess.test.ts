@@ -1,45 +1,26 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpRequestTo } from "../../lab/https-client.js";
 import { createSecretBox, loadMasterKey } from "../../secrets/master-key.js";
 import type { ServiceDeps } from "../../services/deps.js";
 import { openStore, type Store } from "../../store/store.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
-import { httpRequestTo } from "../../test-support/https-client.js";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../../test-support/postgres.js";
+import { type ServerProcess, startServerProcess } from "../../test-support/server-process.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin.ts");
 const runPg = await shouldRunPostgres();
 
 interface Proc {
-  child: ChildProcess;
+  proc: ServerProcess;
   url: string;
 }
 
 /** Starts `hcs-server serve` as its own process and waits for its "listening on" line. */
-function serve(env: Record<string, string>): Promise<Proc> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, "serve"], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (https:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]! });
-      }
-    });
-    child.stderr!.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+async function serve(env: Record<string, string>): Promise<Proc> {
+  const { proc, match } = await startServerProcess(["serve"], env, /listening on (https:\/\/\S+)/, 30_000);
+  return { proc, url: match[1]! };
 }
 
 describe.skipIf(!runPg)("two server processes sharing one PostgreSQL", () => {
@@ -70,10 +51,7 @@ describe.skipIf(!runPg)("two server processes sharing one PostgreSQL", () => {
   }, 90_000);
 
   afterAll(async () => {
-    for (const p of procs) p.child.kill("SIGTERM");
-    await Promise.all(
-      procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once("exit", r)))),
-    );
+    await Promise.all(procs.map((p) => p.proc.stop()));
     procs = [];
     await store?.close();
     await drop?.();
