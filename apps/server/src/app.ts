@@ -8,7 +8,7 @@ import { errorMapper } from "./http/errors.js";
 import { httpsOnly } from "./http/https-only.js";
 import { requestMetrics } from "./http/metrics.js";
 import { groupAPolicy, groupBPolicy, rateLimit } from "./http/rate-limit.js";
-import { requestId } from "./http/request-id.js";
+import { requestContext } from "./http/request-context.js";
 import type { HcsContext, HcsMiddleware, HcsState } from "./http/state.js";
 import { ROUTES } from "./routes/index.js";
 import type { RouteDef } from "./routes/route.js";
@@ -26,26 +26,29 @@ function chain(...middleware: HcsMiddleware[]): HcsMiddleware {
 
 /**
  * Builds the Koa app without listening (tests start it over real HTTPS on port 0). Pipeline, outermost first:
- * request id → metrics → audit trail → error mapper → https-only → body limit → per-group auth and rate limit
- * (every /v1/a2a response carries rate-limit headers, unmatched paths included) → routes.
+ * request context (id, client address) → metrics → audit trail → error mapper → per-group auth and rate limit
+ * (so every /v1/a2a response carries rate-limit headers, unmatched paths and refusals below included) →
+ * https-only → body limit → routes.
  */
 export function createApp(deps: AppDeps, routes: readonly RouteDef[] = ROUTES): Koa<HcsState> {
-  const app = new Koa<HcsState>({ proxy: deps.config.trustProxy });
+  // Koa's own proxy handling believes the leftmost X-Forwarded-For entry (client-chosen); the request context
+  // resolves the address from trusted hops only.
+  const app = new Koa<HcsState>({ proxy: false });
   // Errors are answered by errorMapper; anything reaching Koa's own handler is a socket-level problem.
   app.on("error", (err: Error) => deps.logger.debug({ err }, "connection error"));
 
   const groupB = chain(identifyCaller(deps, "b"), rateLimit(deps, groupBPolicy));
   const groupA = chain(identifyCaller(deps, "a"), rateLimit(deps, groupAPolicy));
 
-  app.use(requestId());
+  app.use(requestContext(deps.config.trustProxy));
   app.use(requestMetrics(deps.metrics));
   app.use(auditTrail(deps, deps.logger));
   app.use(errorMapper(deps.logger));
-  app.use(httpsOnly(deps.config.trustProxy));
-  app.use(bodyLimit());
   app.use((ctx: HcsContext, next) =>
     isGroupB(ctx.path) ? groupB(ctx, next) : isGroupA(ctx.path) ? groupA(ctx, next) : next(),
   );
+  app.use(httpsOnly());
+  app.use(bodyLimit());
 
   const router = new Router<HcsState>({ sensitive: true });
   for (const route of routes) {

@@ -17,21 +17,52 @@ export function bodyLimit(limit = MAX_REQUEST_BYTES): HcsMiddleware {
   };
 }
 
-/** Reads the raw body (at most `limit` bytes, 413 beyond), once per request. */
+/**
+ * Reads the raw body (at most `limit` bytes, 413 beyond), once per request. Past the limit the rest of the body
+ * is read and dropped rather than the request destroyed, so the 413 with its error body reaches the client (the
+ * connection is closed after it). An async iterator would destroy the socket on the early exit.
+ */
 export async function readRawBody(ctx: HcsContext, limit = MAX_REQUEST_BYTES): Promise<Buffer> {
   if (ctx.state.rawBody) return ctx.state.rawBody;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
+  const req = ctx.req;
+  if (req.readableEnded) return Buffer.alloc(0);
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("aborted", onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      settle();
+      req.on("data", () => undefined); // drop the rest
+      req.on("error", () => undefined);
       ctx.set("Connection", "close");
-      throw new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, { limit_bytes: limit });
-    }
-    chunks.push(chunk);
-  }
-  ctx.state.rawBody = Buffer.concat(chunks);
-  return ctx.state.rawBody;
+      reject(new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, { limit_bytes: limit }));
+    };
+    const onEnd = () => {
+      settle();
+      resolve(Buffer.concat(chunks));
+    };
+    const onAborted = () => {
+      settle();
+      reject(new ServiceError("invalid_body", "the request body ended before it was complete"));
+    };
+    const onError = onAborted;
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("aborted", onAborted);
+  });
+  ctx.state.rawBody = body;
+  return body;
 }
 
 /** Reads a JSON body and validates it: 415 unless application/json, 400 invalid_json, 400 invalid_body with issues. */

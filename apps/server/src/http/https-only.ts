@@ -1,21 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ServiceError } from "../errors.js";
+import { forwardedProtoOf } from "./client-address.js";
 import { errorBody } from "./error-body.js";
 import type { HcsMiddleware } from "./state.js";
 
 const REFUSAL = "this service is reachable over HTTPS only";
 
 /**
- * Behind a TLS-terminating proxy (HCS_TRUST_PROXY=1) a request the proxy received over plain HTTP is refused.
- * Direct connections reach the app only through the TLS listener.
+ * Behind a trusted TLS-terminating proxy (HCS_TRUST_PROXY) a request the outermost trusted proxy received over
+ * plain HTTP is refused. Direct connections reach the app only through the TLS listener.
  */
-export function httpsOnly(trustProxy: boolean): HcsMiddleware {
+export function httpsOnly(): HcsMiddleware {
   return async (ctx, next) => {
-    if (trustProxy) {
-      const proto = ctx.get("X-Forwarded-Proto").split(",")[0]?.trim().toLowerCase();
-      if (proto && proto !== "https") throw new ServiceError("https_required", REFUSAL);
-    }
+    const proto = forwardedProtoOf(ctx.get("X-Forwarded-Proto"), ctx.state.trustedHops);
+    if (proto !== null && proto !== "https") throw new ServiceError("https_required", REFUSAL);
     await next();
   };
 }

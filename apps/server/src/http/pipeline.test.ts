@@ -1,7 +1,7 @@
 import { request as rawHttps } from "node:https";
 import { ErrorBodySchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpRequestTo } from "../test-support/https-client.js";
+import { httpRequestTo } from "../lab/https-client.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
 let t: TestServer;

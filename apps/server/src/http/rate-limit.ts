@@ -4,6 +4,7 @@ import { ServiceError } from "../errors.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
+import { anonymousBucketOf } from "./client-address.js";
 import type { HcsContext, HcsMiddleware } from "./state.js";
 
 export interface RateWindow {
@@ -20,18 +21,24 @@ export interface RatePolicy {
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
-/** Group B: 60/min per key (standard) or 600/min (bulk); unauthenticated attempts count per client IP. */
+/**
+ * Group B: 60/min per key (standard) or 600/min (bulk); unauthenticated attempts count per client address (an
+ * IPv6 client per /64 network).
+ */
 export function groupBPolicy(ctx: HcsContext): RatePolicy {
   const c = ctx.state.caller;
   const perMinute = c?.tier === "bulk" ? RATE_LIMITS.group_b.bulk.per_minute : RATE_LIMITS.group_b.standard.per_minute;
-  return { bucket: c ? `b:key:${c.keyId}` : `b:ip:${ctx.ip}`, windows: [{ limit: perMinute, windowMs: MINUTE }] };
+  return {
+    bucket: c ? `b:key:${c.keyId}` : `b:ip:${anonymousBucketOf(ctx.state.clientIp)}`,
+    windows: [{ limit: perMinute, windowMs: MINUTE }],
+  };
 }
 
 /** Group A: 100/min and 1000/hour per key. */
 export function groupAPolicy(ctx: HcsContext): RatePolicy {
   const c = ctx.state.caller;
   return {
-    bucket: c ? `a:key:${c.keyId}` : `a:ip:${ctx.ip}`,
+    bucket: c ? `a:key:${c.keyId}` : `a:ip:${anonymousBucketOf(ctx.state.clientIp)}`,
     windows: [
       { limit: RATE_LIMITS.group_a.per_minute, windowMs: MINUTE },
       { limit: RATE_LIMITS.group_a.per_hour, windowMs: HOUR },

@@ -9,6 +9,12 @@ import type { RatePolicy } from "./rate-limit.js";
 /** Per-request state every middleware shares (Koa's ctx.state). */
 export interface HcsState {
   requestId: string;
+  /** The client's address (see client-address.ts): what rate limits, free-key limits and audit events use. */
+  clientIp: string;
+  /** Trusted proxies the request came through (0 for a direct connection). */
+  trustedHops: number;
+  /** Set when the store failed to serve this request (answered 503): nothing more is written for it. */
+  storeFailed: boolean;
   /** The authenticated key, once the auth middleware accepted one. */
   caller: Caller | null;
   /** Why credentials were refused; thrown by requireCaller after rate limiting has counted the attempt. */

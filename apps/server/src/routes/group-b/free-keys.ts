@@ -1,5 +1,6 @@
 import { FreeKeyRequestSchema, IssuedKeySchema } from "@hcs/protocol";
 import { readJson } from "../../http/body.js";
+import { anonymousBucketOf } from "../../http/client-address.js";
 import { countRequest, rateLimitedError } from "../../http/rate-limit.js";
 import { issueFreeKey } from "../../services/free-keys.js";
 import { defineRoute } from "../route.js";
@@ -21,7 +22,7 @@ export const freeKeyRoute = defineRoute({
   async handler(ctx, deps) {
     const request = await readJson(ctx, FreeKeyRequestSchema);
     const windows = await countRequest(deps, {
-      bucket: `freekey:ip:${ctx.ip}`,
+      bucket: `freekey:ip:${anonymousBucketOf(ctx.state.clientIp)}`,
       windows: [{ limit: FREE_KEYS_PER_IP_PER_HOUR, windowMs: HOUR }],
     });
     const limited = rateLimitedError(

@@ -5,8 +5,8 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { canonicalJson, ReputationSnapshotSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { httpRequestTo } from "../../lab/https-client.js";
 import { accountWithKey, completedJobRow, gradedPractice } from "../../test-support/fixtures.js";
-import { httpRequestTo } from "../../test-support/https-client.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 import { ROUTES } from "../index.js";
 
@@ -107,6 +107,8 @@ describe("GET /api/reputation", () => {
     const a = await accountWithKey(t.server.deps);
     await gradedPractice(t.server.deps, a.accountId, "1679576722");
     await completedJobRow(t.server.deps, a.accountId, "1679576722");
+    // The average response time is over audited (authenticated) API calls.
+    expect((await t.request("/v1/a2a/grade/1679576722", { headers: { "X-API-Key": a.apiKey } })).status).toBe(200);
     const fresh = await startTestServerLikeCacheBypass();
     expect(ReputationSnapshotSchema.parse(fresh)).toBeTruthy();
     const { sha256, ...fields } = fresh;

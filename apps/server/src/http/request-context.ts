@@ -1,0 +1,27 @@
+import { randomUUID } from "node:crypto";
+import { type ClientAddress, clientAddressOf, type TrustProxy } from "./client-address.js";
+import type { HcsMiddleware } from "./state.js";
+
+/**
+ * First in the pipeline: gives every request its id (X-Request-Id on the response, shared by error bodies, logs
+ * and audit events), resolves the client's address once — from the socket, or from X-Forwarded-For as far as
+ * trusted proxies vouch for it — and initialises the per-request state. The address is read here, before any
+ * body is read, because a request destroyed later (an oversized body) no longer has a socket to ask.
+ */
+export function requestContext(trust: TrustProxy, generateId: () => string = randomUUID): HcsMiddleware {
+  return async (ctx, next) => {
+    const client: ClientAddress = clientAddressOf(ctx.req.socket.remoteAddress, ctx.get("X-Forwarded-For"), trust);
+    ctx.state.requestId = generateId();
+    ctx.state.clientIp = client.ip;
+    ctx.state.trustedHops = client.trustedHops;
+    ctx.state.caller = null;
+    ctx.state.authError = null;
+    ctx.state.auditResource = null;
+    ctx.state.rawBody = null;
+    ctx.state.auditInline = null;
+    ctx.state.storeFailed = false;
+    ctx.state.settlement = { rate: null, charge: null };
+    ctx.set("X-Request-Id", ctx.state.requestId);
+    await next();
+  };
+}
