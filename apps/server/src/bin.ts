@@ -1,14 +1,18 @@
 #!/usr/bin/env node
+import { SCORING_VERSION } from "@hcs/protocol";
 import { Command, CommanderError } from "commander";
 import type { Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { startBanner } from "./cli/banner.js";
 import { type CliEnv, cliLogger, configFrom, withServices } from "./cli/context.js";
+import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
 import { createWorker } from "./jobs/create-worker.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
+import { regradeAfterScoringChange } from "./services/grades.js";
+import { ExposedKeyFileError } from "./util/private-files.js";
 import { SERVER_VERSION } from "./version.js";
 
 // The only module that touches process state: argv, env, stdout/stderr, signals and the exit code.
@@ -20,6 +24,11 @@ const cli: CliEnv = {
 };
 
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+// The long-running commands log JSON lines to stdout. What they tell a person — where the server listens, and on
+// the first start the operator key — goes to the terminal: stdout when it is one, else stderr, so that a log file
+// or collector reading stdout never receives the key or lines that are not JSON.
+const toPerson = process.stdout.isTTY ? cli.out : cli.err;
 
 const program = new Command("hcs-server")
   .description("HCS — Healthcare Compliance Service: HTTPS API server, worker and operator commands")
@@ -63,7 +72,7 @@ program
     const config = configFrom(cli);
     const logger = cliLogger(config);
     const server = await startServer(config, logger, { worker: o.worker });
-    for (const line of startBanner(server, config)) cli.out(line);
+    for (const line of startBanner(server, config)) toPerson(line);
     onSignals(logger, () => server.close());
   });
 
@@ -77,12 +86,17 @@ program
   .action(async () => {
     const config = configFrom(cli);
     const logger = cliLogger(config);
-    const store = await openMigratedStore(config);
+    const store = await openMigratedStore(config, logger);
     const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
     const worker = createWorker(config, { store, secrets, logger, now: () => new Date() });
     worker.start();
-    cli.out(`HCS worker ${worker.id} running (store: ${store.description}, concurrency ${config.workerConcurrency})`);
+    // The worker's own timers are unref'd (they must not hold a server or a test open), so in this process
+    // nothing else keeps Node running once the database connections close — after a failover terminated them,
+    // or when idle ones expire — and the worker would exit quietly. This handle keeps it up until a signal.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    toPerson(`HCS worker ${worker.id} running (store: ${store.description}, concurrency ${config.workerConcurrency})`);
     onSignals(logger, async () => {
+      clearInterval(keepAlive);
       await worker.stop();
       await store.close();
     });
@@ -94,14 +108,17 @@ program
   .action(async () => {
     await withServices(cli, async (deps) => {
       cli.out(`store ${deps.store.description} is at the latest schema`);
+      const regraded = await regradeAfterScoringChange(deps);
+      if (regraded > 0) cli.out(`regraded ${regraded} practices under scoring version ${SCORING_VERSION}`);
     });
   });
 
 registerAdminCommands(program, cli);
+registerEnrolmentCommands(program, cli);
 
 function fail(err: unknown): never {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof ExposedKeyFileError) {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);
   }

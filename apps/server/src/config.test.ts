@@ -13,7 +13,7 @@ describe("loadConfig", () => {
       tls: null,
       publicUrl: "https://127.0.0.1:8443",
       publicUrlExplicit: false,
-      trustProxy: false,
+      trustProxy: { kind: "none" },
       allowPrivateTargets: false,
       logLevel: "info",
       dnsServers: null,
@@ -22,6 +22,7 @@ describe("loadConfig", () => {
       extraCaFile: null,
       jobLeaseMs: 30_000,
       webhookRetryBaseMs: 10_000,
+      dbTimeouts: { connectMs: 3_000, statementMs: 5_000 },
     });
   });
 
@@ -41,6 +42,8 @@ describe("loadConfig", () => {
         HCS_LOG_LEVEL: "warn",
         HCS_DNS_SERVERS: "127.0.0.1:5353, [::1]:53",
         HCS_MASTER_KEY: "ab".repeat(32),
+        HCS_DB_CONNECT_TIMEOUT_MS: "1500",
+        HCS_DB_STATEMENT_TIMEOUT_MS: "2500",
         UNRELATED: "ignored",
       },
       "/srv",
@@ -54,14 +57,45 @@ describe("loadConfig", () => {
       tls: { certFile: "/srv/c.pem", keyFile: "/srv/k.pem" },
       publicUrl: "https://hcs.example.org",
       publicUrlExplicit: true,
-      trustProxy: true,
+      trustProxy: { kind: "hops", hops: 1 },
       allowPrivateTargets: true,
       logLevel: "warn",
       dnsServers: [
         { host: "127.0.0.1", port: 5353 },
         { host: "::1", port: 53 },
       ],
+      dbTimeouts: { connectMs: 1500, statementMs: 2500 },
     });
+  });
+
+  it("HCS_TRUST_PROXY takes a hop count or a list of proxy addresses and networks", () => {
+    expect(loadConfig({ HCS_TRUST_PROXY: "2" }, "/").trustProxy).toEqual({ kind: "hops", hops: 2 });
+    expect(loadConfig({ HCS_TRUST_PROXY: "true" }, "/").trustProxy).toEqual({ kind: "hops", hops: 1 });
+    expect(loadConfig({ HCS_TRUST_PROXY: "0" }, "/").trustProxy).toEqual({ kind: "none" });
+    const list = loadConfig({ HCS_TRUST_PROXY: "10.0.0.0/8, 2001:db8::1,192.0.2.7/32" }, "/").trustProxy;
+    expect(list.kind).toBe("addresses");
+  });
+
+  it.each([
+    ["HCS_MASTER_KEY", "aaaa0123deadbeef"],
+    ["DATABASE_URL", "postgre://admin:Sup3rSecret@db/hcs"],
+  ])("never echoes the value of secret variable %s in an error", (variable, value) => {
+    try {
+      loadConfig({ [variable]: value }, "/");
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ConfigError).variable).toBe(variable);
+      expect((err as Error).message).not.toContain(value);
+      expect((err as Error).message).not.toContain("Sup3rSecret");
+      expect((err as Error).message).not.toContain("aaaa");
+      expect((err as Error).message).toMatch(/not shown/);
+    }
+  });
+
+  it("quotes the value of a non-secret variable to help fix it", () => {
+    expect(() => loadConfig({ HCS_PORT: "http" }, "/")).toThrow(
+      'HCS_PORT: Invalid input: expected number, received NaN (got "http")',
+    );
   });
 
   it("treats empty variables as unset", () => {
@@ -75,6 +109,9 @@ describe("loadConfig", () => {
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ HCS_PUBLIC_URL: "http://plain.example" }, "HCS_PUBLIC_URL"],
     [{ HCS_TRUST_PROXY: "maybe" }, "HCS_TRUST_PROXY"],
+    [{ HCS_TRUST_PROXY: "11" }, "HCS_TRUST_PROXY"],
+    [{ HCS_TRUST_PROXY: "10.0.0.0/33" }, "HCS_TRUST_PROXY"],
+    [{ HCS_DB_STATEMENT_TIMEOUT_MS: "0" }, "HCS_DB_STATEMENT_TIMEOUT_MS"],
     [{ HCS_LOG_LEVEL: "loud" }, "HCS_LOG_LEVEL"],
     [{ HCS_TLS_CERT: "c.pem" }, "HCS_TLS_KEY"],
     [{ HCS_TLS_KEY: "k.pem" }, "HCS_TLS_CERT"],

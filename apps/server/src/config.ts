@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseTrustProxy, type TrustProxy } from "./http/client-address.js";
+import type { PostgresTimeouts } from "./store/postgres-pool.js";
 
 const bool = z
   .enum(["0", "1", "true", "false", "yes", "no", ""])
@@ -29,7 +31,7 @@ const EnvSchema = z.object({
     .url({ protocol: /^https$/, error: "must be an https:// URL" })
     .transform((u) => u.replace(/\/+$/, ""))
     .optional(),
-  HCS_TRUST_PROXY: bool.default(false),
+  HCS_TRUST_PROXY: z.string().default("0"),
   HCS_ALLOW_PRIVATE_TARGETS: bool.default(false),
   HCS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HCS_DNS_SERVERS: z
@@ -50,7 +52,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/, "must be 64 hex digits (32 bytes)")
     .optional(),
+  HCS_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
+  HCS_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 });
+
+/**
+ * Variables whose values are secrets (or may embed one, as a database URL's password does): a configuration
+ * error names them and says what is wrong, never what they hold.
+ */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(["HCS_MASTER_KEY", "DATABASE_URL"]);
 
 export interface Config {
   readonly dataDir: string;
@@ -63,7 +73,8 @@ export interface Config {
   readonly publicUrl: string;
   /** False when publicUrl was derived from host and port (then a port of 0 is replaced by the bound port). */
   readonly publicUrlExplicit: boolean;
-  readonly trustProxy: boolean;
+  /** Which proxies may report the client address and protocol (X-Forwarded-For/-Proto). */
+  readonly trustProxy: TrustProxy;
   readonly allowPrivateTargets: boolean;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   readonly dnsServers: readonly { host: string; port: number }[] | null;
@@ -75,6 +86,8 @@ export interface Config {
   readonly jobLeaseMs: number;
   /** First webhook retry delay; each further retry doubles it (capped at one hour), for 24 hours. */
   readonly webhookRetryBaseMs: number;
+  /** Connect and statement time limits of every PostgreSQL call. */
+  readonly dbTimeouts: PostgresTimeouts;
 }
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -104,7 +117,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? "environment");
-    throw new ConfigError(variable, `${issue.message} (got ${JSON.stringify(present[variable] ?? "")})`);
+    throw new ConfigError(variable, describeProblem(variable, issue.message, present[variable]));
   }
   const e = parsed.data;
   if (Boolean(e.HCS_TLS_CERT) !== Boolean(e.HCS_TLS_KEY)) {
@@ -116,6 +129,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
   if (e.HCS_HTTP_PORT !== undefined && e.HCS_HTTP_PORT !== 0 && e.HCS_HTTP_PORT === e.HCS_PORT) {
     throw new ConfigError("HCS_HTTP_PORT", "must differ from HCS_PORT");
   }
+  const trustProxy = parseTrustProxy(e.HCS_TRUST_PROXY);
+  if (typeof trustProxy === "string") throw new ConfigError("HCS_TRUST_PROXY", trustProxy);
   for (const dns of e.HCS_DNS_SERVERS ?? []) {
     const { host, port: p } = splitHostPort(dns);
     if (isIP(host) === 0) throw new ConfigError("HCS_DNS_SERVERS", `${dns}: DNS servers must be IP addresses`);
@@ -133,7 +148,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
         : null,
     publicUrl: e.HCS_PUBLIC_URL ?? `https://${urlHostOf(e.HCS_HOST)}:${e.HCS_PORT}`,
     publicUrlExplicit: e.HCS_PUBLIC_URL !== undefined,
-    trustProxy: e.HCS_TRUST_PROXY,
+    trustProxy,
     allowPrivateTargets: e.HCS_ALLOW_PRIVATE_TARGETS,
     logLevel: e.HCS_LOG_LEVEL,
     dnsServers: e.HCS_DNS_SERVERS ? e.HCS_DNS_SERVERS.map(splitHostPort) : null,
@@ -142,7 +157,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     extraCaFile: e.HCS_EXTRA_CA_FILE ? resolve(cwd, e.HCS_EXTRA_CA_FILE) : null,
     jobLeaseMs: e.HCS_JOB_LEASE_MS,
     webhookRetryBaseMs: e.HCS_WEBHOOK_RETRY_BASE_MS,
+    dbTimeouts: { connectMs: e.HCS_DB_CONNECT_TIMEOUT_MS, statementMs: e.HCS_DB_STATEMENT_TIMEOUT_MS },
   };
+}
+
+/** What is wrong with a variable, quoting the value it had only when that value is not a secret. */
+function describeProblem(variable: string, problem: string, value: string | undefined): string {
+  if (value === undefined) return problem;
+  if (SECRET_VARIABLES.has(variable)) return `${problem} (the value is not shown: it is or may hold a secret)`;
+  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  return `${problem} (got ${JSON.stringify(shown)})`;
 }
 
 /** The variables and their meaning, for `hcs-server --help` and docs/operations.md. */
@@ -178,7 +202,8 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
   {
     name: "HCS_TRUST_PROXY",
     default: "0",
-    meaning: "1 to trust X-Forwarded-Proto / X-Forwarded-For from a TLS-terminating proxy",
+    meaning:
+      "Proxies trusted for X-Forwarded-For/-Proto: a hop count (1 = one load balancer) or a comma list of proxy addresses/CIDRs",
   },
   {
     name: "HCS_ALLOW_PRIVATE_TARGETS",
@@ -211,6 +236,16 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     name: "HCS_MASTER_KEY",
     default: "(generated in the data dir)",
     meaning: "64 hex digits; encrypts webhook secrets at rest. Set the same value on every instance sharing a database",
+  },
+  {
+    name: "HCS_DB_CONNECT_TIMEOUT_MS",
+    default: "3000",
+    meaning: "PostgreSQL: longest wait to open a connection or get a free one from the pool",
+  },
+  {
+    name: "HCS_DB_STATEMENT_TIMEOUT_MS",
+    default: "5000",
+    meaning: "PostgreSQL: statement_timeout of every statement (the client gives up 1 s later); migrations are exempt",
   },
 ];
 

@@ -6,18 +6,21 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
 import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
-import { createMetrics } from "./http/metrics.js";
+import { createMetrics, registerStoreGauges } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
 import { createWorker } from "./jobs/create-worker.js";
 import type { Worker } from "./jobs/worker.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
+import { regradeAfterScoringChange } from "./services/grades.js";
 import { openStore, type Store, storeOptionsFor } from "./store/store.js";
+import { SERVER_TLS_OPTIONS } from "./tls/server-options.js";
 import { certificateHosts, ensureSelfManagedTls, loadConfiguredTls, type TlsMaterial } from "./tls/tls-material.js";
 import { SERVER_VERSION } from "./version.js";
 
@@ -59,9 +62,21 @@ function closeServer(server: HttpServer | HttpsServer): Promise<void> {
   });
 }
 
-/** Opens the configured store and applies pending migrations. */
-export async function openMigratedStore(config: Pick<Config, "dataDir" | "databaseUrl">): Promise<Store> {
-  const store = openStore(storeOptionsFor(config));
+/** Opens the configured store and applies pending migrations; store events go to the logger. */
+export async function openMigratedStore(
+  config: Pick<Config, "dataDir" | "databaseUrl" | "dbTimeouts">,
+  logger?: Logger,
+): Promise<Store> {
+  const store = openStore(
+    storeOptionsFor(config, {
+      onConnectionError: (err) =>
+        logger?.warn(
+          { err: { message: err.message, code: (err as { code?: string }).code } },
+          "database connection lost; it is replaced on next use",
+        ),
+      onWarning: (message) => logger?.warn(message),
+    }),
+  );
   try {
     await store.migrate();
   } catch (err) {
@@ -77,7 +92,7 @@ export async function openMigratedStore(config: Pick<Config, "dataDir" | "databa
  */
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const now = options.now ?? (() => new Date());
-  const store = await openMigratedStore(config);
+  const store = await openMigratedStore(config, logger);
   const tls = config.tls
     ? loadConfiguredTls(config.tls.certFile, config.tls.keyFile)
     : ensureSelfManagedTls(config.dataDir, certificateHosts(config.host, config.publicUrl), now());
@@ -89,7 +104,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       .writeHead(503, { "Content-Type": "application/json", Connection: "close" })
       .end('{"error":{"code":"unavailable","message":"starting","request_id":""}}');
   };
-  const https = createHttpsServer({ cert: tls.certChainPem, key: tls.keyPem, minVersion: "TLSv1.2" }, (req, res) =>
+  const https = createHttpsServer({ cert: tls.certChainPem, key: tls.keyPem, ...SERVER_TLS_OPTIONS }, (req, res) =>
     handle(req, res),
   );
   https.keepAliveTimeout = 65_000;
@@ -100,6 +115,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
   const publicUrl = config.publicUrlExplicit ? config.publicUrl : url;
 
   const startedAt = performance.now();
+  const metrics = createMetrics();
+  registerStoreGauges(metrics, () => store.poolStats());
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const deps: AppDeps = {
     store,
@@ -108,12 +125,15 @@ export async function startServer(config: Config, logger: Logger, options: Start
     config: { ...config, publicUrl },
     logger,
     tls: { caSha256: tls.caSha256 },
-    metrics: createMetrics(),
+    metrics,
     uptimeSeconds: () => (performance.now() - startedAt) / 1000,
     version: SERVER_VERSION,
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
   };
   const bootstrap = await bootstrapOperatorAccount(deps);
+  const regraded = await regradeAfterScoringChange(deps);
+  if (regraded > 0)
+    logger.info({ practices: regraded, scoring_version: SCORING_VERSION }, "regraded after a scoring change");
 
   handle = createApp(deps).callback();
   worker?.start();

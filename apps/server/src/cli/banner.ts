@@ -21,12 +21,16 @@ export function startBanner(server: RunningServer, config: Config): string[] {
   ];
   const b = server.bootstrap;
   if (b) {
+    const rule = "=".repeat(78);
     lines.push(
       "",
+      rule,
       `First start: created the operator account ${b.accountId} (Professional plan, bulk tier, ${b.credits} credits)`,
-      "and its API key. It is shown only now; store it safely:",
+      "and its API key. It is shown only now, here, and never written to the log; store it safely:",
       "",
       `  ${b.apiKey}`,
+      "",
+      rule,
       "",
       "Next steps:",
       `  curl --cacert ${caFile} ${publicUrl}/healthz`,

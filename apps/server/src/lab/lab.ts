@@ -10,7 +10,7 @@ import { type RunningServer, startServer } from "../server.js";
 import { createAccount } from "../services/accounts.js";
 import { issueApiKey } from "../services/api-keys.js";
 import { addPractice } from "../services/practices.js";
-import { httpRequestTo, type TestResponse } from "../test-support/https-client.js";
+import { httpRequestTo, type TestResponse } from "./https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.js";
 
 /**

@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/files.js";
+import { assertOwnerOnly } from "../util/private-files.js";
 
 /**
  * Secrets the server must be able to use again (webhook signing secrets) are encrypted at rest with AES-256-GCM
@@ -17,9 +18,7 @@ export function loadMasterKey(dataDir: string, hexFromEnv: string | null): Buffe
   if (hexFromEnv) return Buffer.from(hexFromEnv, "hex");
   const file = join(dataDir, "master.key");
   if (!existsSync(file)) writeFileAtomic(file, randomBytes(32).toString("hex"), 0o600);
-  const mode = statSync(file).mode & 0o777;
-  if (mode & 0o077)
-    throw new Error(`${file} must not be readable by group or others (mode ${mode.toString(8)}); chmod 600 it`);
+  assertOwnerOnly(file);
   const key = Buffer.from(readFileSync(file, "utf8").trim(), "hex");
   if (key.length !== 32) throw new Error(`${file} must hold 64 hex digits`);
   return key;

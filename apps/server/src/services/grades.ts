@@ -14,7 +14,9 @@ import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
 import type { Executor } from "../store/hot-sql.js";
 import type { Database, FindingsTable } from "../store/schema.js";
+import { noPause, type Pace } from "../util/time-slicer.js";
 import { iso, type ServiceDeps } from "./deps.js";
+import { writeSubjectFindings } from "./finding-writes.js";
 import { getPractice } from "./practices.js";
 import { assessedSubject } from "./scoring-subject.js";
 
@@ -39,8 +41,15 @@ export async function recordAssessment(deps: ServiceDeps, input: AssessmentInput
   return deps.store.db.transaction().execute((trx) => recordAssessmentIn(trx, input));
 }
 
-/** {@link recordAssessment} inside the caller's transaction (a job completing, an upload being stored). */
-export async function recordAssessmentIn(trx: Transaction<Database>, input: AssessmentInput): Promise<GradeRecord> {
+/**
+ * {@link recordAssessment} inside the caller's transaction (a job completing, an upload being stored). `pace` is
+ * awaited between batches of findings, so a large scan upload lets other requests run while it is written.
+ */
+export async function recordAssessmentIn(
+  trx: Transaction<Database>,
+  input: AssessmentInput,
+  pace: Pace = noPause,
+): Promise<GradeRecord> {
   const practice = await trx.selectFrom("practices").select("name").where("npi", "=", input.npi).executeTakeFirst();
   if (!practice) throw new ServiceError("npi_not_found", `no practice with NPI ${input.npi} is known to this service`);
   const at = iso(input.at);
@@ -63,60 +72,19 @@ export async function recordAssessmentIn(trx: Transaction<Database>, input: Asse
     )
     .execute();
 
-  const seen = new Set<string>();
-  for (const f of input.findings) {
-    if (seen.has(f.id)) continue; // the same finding reported twice counts once
-    seen.add(f.id);
-    const row = {
-      check_id: f.check_id,
-      category: f.category,
-      severity: f.severity,
-      title: f.title,
-      detail: f.detail,
-      evidence: JSON.stringify(f.evidence),
-      remediation: f.remediation,
-      controls: JSON.stringify(f.controls),
-      host: f.host ?? null,
-      grade_cap: f.grade_cap ?? null,
-      last_seen: at,
-      resolved_at: null,
-    };
-    await trx
-      .insertInto("findings")
-      .values({
-        npi: input.npi,
-        source: input.source,
-        subject: input.subject,
-        finding_id: f.id,
-        first_seen: at,
-        ...row,
-      })
-      .onConflict((oc) => oc.columns(["npi", "source", "subject", "finding_id"]).doUpdateSet(row))
-      .execute();
-  }
-  let resolve = trx
-    .updateTable("findings")
-    .set({ resolved_at: at })
-    .where("npi", "=", input.npi)
-    .where("source", "=", input.source)
-    .where("subject", "=", input.subject)
-    .where("resolved_at", "is", null);
-  if (seen.size > 0) resolve = resolve.where("finding_id", "not in", [...seen]);
-  await resolve.execute();
+  await writeSubjectFindings(trx, { ...input, at }, pace);
 
   return computeAndStoreGrade(trx, input.npi, practice.name, at);
 }
 
-/** Recomputes the practice's grade from stored assessments and open findings, and appends it to the history. */
-async function computeAndStoreGrade(
-  trx: Transaction<Database>,
-  npi: string,
-  practiceName: string,
-  computedAt: string,
-): Promise<GradeRecord> {
-  const assessments = await trx.selectFrom("assessments").selectAll().where("npi", "=", npi).execute();
+/**
+ * The practice's grade computed now from its stored assessments and open findings, read through `db` (the store
+ * or a transaction); nothing is written.
+ */
+async function computeGrade(db: Executor, npi: string, practiceName: string): Promise<GradeRecord> {
+  const assessments = await db.selectFrom("assessments").selectAll().where("npi", "=", npi).execute();
   if (assessments.length === 0) throw new ServiceError("no_grade_yet", `practice ${npi} has not been scanned yet`);
-  const findings = await trx
+  const findings = await db
     .selectFrom("findings")
     .select(["source", "subject", "category", "severity", "grade_cap"])
     .where("npi", "=", npi)
@@ -144,7 +112,7 @@ async function computeAndStoreGrade(
     .map((a) => a.assessed_at)
     .sort()
     .at(-1)!;
-  const record: GradeRecord = GradeRecordSchema.parse({
+  return GradeRecordSchema.parse({
     npi,
     practice_name: practiceName,
     compliance_score: result.compliance_score,
@@ -155,12 +123,22 @@ async function computeAndStoreGrade(
     caps_applied: result.caps_applied,
     scoring_version: result.scoring_version,
   });
+}
+
+/** Recomputes the practice's grade from stored assessments and open findings, and appends it to the history. */
+async function computeAndStoreGrade(
+  trx: Transaction<Database>,
+  npi: string,
+  practiceName: string,
+  computedAt: string,
+): Promise<GradeRecord> {
+  const record = await computeGrade(trx, npi, practiceName);
   await trx
     .insertInto("grades")
     .values({
       npi,
       computed_at: computedAt,
-      scan_date: scanDate,
+      scan_date: record.scan_date,
       compliance_score: record.compliance_score,
       grade: record.grade,
       scoring_version: record.scoring_version,
@@ -171,8 +149,9 @@ async function computeAndStoreGrade(
 }
 
 /**
- * The practice's current grade record: the latest in the history, recomputed from stored findings when it was
- * made by an older scoring version. npi_not_found for unknown practices, no_grade_yet before any scan.
+ * The practice's current grade record: the latest in the history, or — while it was made by an older scoring
+ * version and the start-up regrade has not replaced it yet — computed from stored findings without writing (a
+ * read never appends to the history). npi_not_found for unknown practices, no_grade_yet before any scan.
  */
 export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<GradeRecord> {
   return JSON.parse(await gradeJsonForNpi(deps, npi)) as GradeRecord;
@@ -192,11 +171,45 @@ export async function gradeJsonForNpi(deps: ServiceDeps, npi: string): Promise<s
   const row = rows[0];
   if (!row) throw new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`);
   if (row.record && row.scoring_version === SCORING_VERSION) return row.record;
-  const practiceName = row.name;
-  const record = await deps.store.db
-    .transaction()
-    .execute((trx) => computeAndStoreGrade(trx, npi, practiceName, iso(deps.now())));
-  return JSON.stringify(record);
+  return JSON.stringify(await computeGrade(deps.store.db, npi, row.name));
+}
+
+/**
+ * After an upgrade that changed the scoring model, appends one grade under the new version for every practice
+ * whose latest grade was made by an older one — once per version change across every process sharing the store
+ * (the first process to move `server_meta.scoring_version` to this version does it; the others skip). Run at
+ * start-up. Returns how many practices were regraded.
+ */
+export async function regradeAfterScoringChange(deps: ServiceDeps): Promise<number> {
+  const db = deps.store.db;
+  await db
+    .insertInto("server_meta")
+    .values({ key: "scoring_version", value: "" })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+  const claimed = await db
+    .updateTable("server_meta")
+    .set({ value: SCORING_VERSION })
+    .where("key", "=", "scoring_version")
+    .where("value", "!=", SCORING_VERSION)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return 0;
+  const stale = await db
+    .selectFrom("practices as p")
+    .innerJoin("grades as g", (join) =>
+      join.onRef("g.npi", "=", "p.npi").on("g.id", "=", (eb) =>
+        eb
+          .selectFrom("grades")
+          .select((e) => e.fn.max("id").as("m"))
+          .whereRef("grades.npi", "=", "p.npi"),
+      ),
+    )
+    .select(["p.npi", "p.name"])
+    .where("g.scoring_version", "!=", SCORING_VERSION)
+    .execute();
+  const at = iso(deps.now());
+  for (const p of stale) await db.transaction().execute((trx) => computeAndStoreGrade(trx, p.npi, p.name, at));
+  return stale.length;
 }
 
 /** The latest stored grade record of a practice inside a transaction, or null before any. */

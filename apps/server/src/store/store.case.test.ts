@@ -12,7 +12,7 @@ import { appendAuditEvent, auditLeafHash } from "../services/audit.js";
 import { bootstrapOperatorAccount } from "../services/bootstrap.js";
 import { chargeCredits } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
-import { gradeForNpi, openFindings, recordAssessment } from "../services/grades.js";
+import { gradeForNpi, openFindings, recordAssessment, regradeAfterScoringChange } from "../services/grades.js";
 import { addPractice } from "../services/practices.js";
 import { computeReputation } from "../services/reputation.js";
 import { completedJobRow } from "../test-support/fixtures.js";
@@ -324,17 +324,29 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
       expect((await openFindings(deps.store.db, "1306849450")).map((f) => f.category)).toEqual(["privacy_compliance"]);
     });
 
-    it("recomputes a grade made by an older scoring version", async () => {
+    it("serves a grade made by an older scoring version recomputed, without writing, however many read it", async () => {
       await store.db
         .updateTable("grades")
         .set({ scoring_version: "hcs-score-old" })
         .where("npi", "=", "1234567893")
         .execute();
       const before = await store.db.selectFrom("grades").select("id").where("npi", "=", "1234567893").execute();
-      const g = await gradeForNpi(deps, "1234567893");
-      expect(g.scoring_version).toBe(SCORING_VERSION);
+      const reads = await Promise.all(Array.from({ length: 10 }, () => gradeForNpi(deps, "1234567893")));
+      for (const g of reads) expect(g.scoring_version).toBe(SCORING_VERSION);
       const after = await store.db.selectFrom("grades").select("id").where("npi", "=", "1234567893").execute();
-      expect(after.length).toBe(before.length + 1);
+      expect(after.length).toBe(before.length);
+    });
+
+    it("regrades once per scoring-version change, however many processes start", async () => {
+      await store.db.deleteFrom("server_meta").where("key", "=", "scoring_version").execute();
+      const count = async () =>
+        (await store.db.selectFrom("grades").select("id").where("npi", "=", "1234567893").execute()).length;
+      const before = await count();
+      const regraded = await Promise.all([regradeAfterScoringChange(deps), regradeAfterScoringChange(deps)]);
+      expect(regraded.sort()).toEqual([0, 1]);
+      expect(await count()).toBe(before + 1);
+      expect((await gradeForNpi(deps, "1234567893")).scoring_version).toBe(SCORING_VERSION);
+      expect(await regradeAfterScoringChange(deps)).toBe(0);
     });
 
     it("appends audit events with their RFC 9162 leaf hash", async () => {

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { loadConfig } from "../config.js";
+import { httpRequestTo, type RequestOptions, type TestResponse } from "../lab/https-client.js";
 import { createLogger } from "../logger.js";
 import { type RunningServer, startServer } from "../server.js";
 import { ensureSelfManagedTls } from "../tls/tls-material.js";
-import { httpRequestTo, type RequestOptions, type TestResponse } from "./https-client.js";
 import { createTestSchema, urlWithSchema } from "./postgres.js";
 
 export interface TestServer {
@@ -16,7 +16,7 @@ export interface TestServer {
   readonly dataDir: string;
   /** Every log line the server wrote (JSON), for assertions such as "no key was logged". */
   readonly logs: string[];
-  /** The bootstrap operator key (Professional plan, bulk tier). */
+  /** The bootstrap operator key (Professional plan, bulk tier); empty on a data dir bootstrapped before. */
   readonly operatorKey: string;
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
@@ -72,7 +72,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     server,
     dataDir,
     logs,
-    operatorKey: server.bootstrap!.apiKey,
+    // Empty when the data dir was already bootstrapped (a test restarting on the same data).
+    operatorKey: server.bootstrap?.apiKey ?? "",
     request: (path, o = {}) => httpRequestTo(`${server.url}${path}`, { ca, ...o }),
     async close() {
       await server.close();

@@ -4,7 +4,7 @@ import { createServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { httpRequestTo } from "../test-support/https-client.js";
+import { httpRequestTo } from "../lab/https-client.js";
 import { certificateSha256, formatFingerprint } from "./certificates.js";
 import { certificateHosts, ensureSelfManagedTls, loadConfiguredTls } from "./tls-material.js";
 

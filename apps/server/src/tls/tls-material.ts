@@ -2,6 +2,7 @@ import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/files.js";
+import { assertOwnerOnly } from "../util/private-files.js";
 import { certificateSha256, createCertificateAuthority, issueServerCertificate } from "./certificates.js";
 
 export interface TlsMaterial {
@@ -23,12 +24,13 @@ export function splitPemChain(pem: string): string[] {
   return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }
 
-/** Loads operator-provided certificate files. */
+/** Loads operator-provided certificate files; a key file others can read is refused (as ssh refuses one). */
 export function loadConfiguredTls(certFile: string, keyFile: string): TlsMaterial {
   const chain = readFileSync(certFile, "utf8");
   const certs = splitPemChain(chain);
   if (certs.length === 0) throw new Error(`HCS_TLS_CERT: no PEM certificate in ${certFile}`);
   const caPem = `${certs[certs.length - 1]!}\n`;
+  assertOwnerOnly(keyFile);
   return {
     certChainPem: chain,
     keyPem: readFileSync(keyFile, "utf8"),
@@ -41,7 +43,8 @@ export function loadConfiguredTls(certFile: string, keyFile: string): TlsMateria
 
 /**
  * The self-managed CA under `<dataDir>/tls`: created on first start, reused afterwards; the server certificate is
- * re-issued when the host list changes or it is within 30 days of expiry. Key files are written with mode 0600.
+ * re-issued when the host list changes or it is within 30 days of expiry. Key files are written with mode 0600, and
+ * a key file found readable by group or others is refused.
  */
 export function ensureSelfManagedTls(dataDir: string, hosts: readonly string[], now = new Date()): TlsMaterial {
   const dir = join(dataDir, "tls");
@@ -58,6 +61,7 @@ export function ensureSelfManagedTls(dataDir: string, hosts: readonly string[], 
     writeFileAtomic(caCertFile, ca.certPem, 0o644);
     createdCa = true;
   }
+  assertOwnerOnly(caKeyFile);
   const ca = { certPem: readFileSync(caCertFile, "utf8"), keyPem: readFileSync(caKeyFile, "utf8") };
 
   const wantHosts = [...new Set(hosts)].sort().join("\n");
@@ -75,6 +79,7 @@ export function ensureSelfManagedTls(dataDir: string, hosts: readonly string[], 
     writeFileAtomic(hostsFile, wantHosts, 0o644);
   }
   const certPem = readFileSync(certFile, "utf8");
+  assertOwnerOnly(keyFile);
   return {
     certChainPem: certPem + ca.certPem,
     keyPem: readFileSync(keyFile, "utf8"),
