@@ -162,6 +162,8 @@ export interface WebhookDeliveriesTable {
   account_id: string;
   event: string;
   url: string;
+  /** The callback URL's origin: deliveries in flight to one receiver are bounded (see webhooks/deliveries.ts). */
+  receiver: string;
   /** The exact bytes sent on every attempt. */
   body: string;
   /** pending → delivered | failed */

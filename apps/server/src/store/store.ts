@@ -30,7 +30,11 @@ export interface Store {
    * database that hangs is not sent a new probe for every readiness check.
    */
   ping(timeoutMs: number): Promise<boolean>;
-  migrate(): Promise<string[]>;
+  /**
+   * Applies pending migrations — all of them, or up to and including `until` (tests that check how a migration
+   * converts rows written before it) — and returns the names applied.
+   */
+  migrate(until?: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -156,7 +160,7 @@ function makeStore(
       });
       return Promise.race([probe, late]).finally(() => clearTimeout(timer));
     },
-    async migrate() {
+    async migrate(until) {
       const mdb = migrationDb();
       try {
         // Kysely decides whether its bookkeeping tables exist by looking in every schema unless told which one;
@@ -171,7 +175,7 @@ function makeStore(
           provider: { getMigrations: async () => migrationsFor(engine) },
           ...(schema ? { migrationTableSchema: schema } : {}),
         });
-        const { error, results } = await migrator.migrateToLatest();
+        const { error, results } = await (until ? migrator.migrateTo(until) : migrator.migrateToLatest());
         if (error) throw error;
         return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
       } finally {

@@ -5,18 +5,6 @@ import type { Database, WebhookDeliveriesTable } from "../store/schema.js";
 import { exponentialBackoffMs } from "../util/backoff.js";
 import type { DeliveryOutcome } from "./sender.js";
 
-/**
- * The receiver a delivery goes to, for per-receiver concurrency: its callback URL's origin followed by "/", which
- * is also the exact prefix of every URL the outbox stores (it stores `URL.href`), so SQL can match it by prefix.
- */
-export function receiverKey(url: string): string {
-  try {
-    return `${new URL(url).origin}/`;
-  } catch {
-    return url;
-  }
-}
-
 // Serializes delivery claims across processes on PostgreSQL (transaction-scoped advisory lock), so that counting a
 // receiver's in-flight deliveries and leasing more of them is one step and the per-receiver bound holds cluster-wide.
 // Claims take milliseconds; serializing them costs nothing next to the HTTP attempts they start.
@@ -46,43 +34,38 @@ export async function claimDeliveries(
   const now = iso(o.nowMs);
   return db.transaction().execute(async (trx) => {
     if (engine === "postgres") await sql`select pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)})`.execute(trx);
-    const inFlight = new Map<string, number>();
     const leased = await trx
       .selectFrom("webhook_deliveries")
-      .select("url")
+      .select((eb) => ["receiver", eb.fn.countAll<number>().as("n")])
       .where("status", "=", "pending")
       .where("lease_expires_at", ">=", now)
+      .groupBy("receiver")
       .execute();
-    for (const { url } of leased) {
-      const key = receiverKey(url);
-      inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
-    }
-    const full = [...inFlight].filter(([, n]) => n >= o.perReceiver).map(([key]) => key);
+    const inFlight = new Map(leased.map((r) => [r.receiver, Number(r.n)]));
+    const full = leased.filter((r) => Number(r.n) >= o.perReceiver).map((r) => r.receiver);
 
     let candidates = trx
       .selectFrom("webhook_deliveries")
-      .select(["id", "url"])
+      .select(["id", "receiver"])
       .where("status", "=", "pending")
       .where("next_attempt_at", "<=", now)
       .where((eb) => eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", now)]))
       .orderBy("next_attempt_at")
       // Room for several receivers per round; the caller claims again at once when some were deferred.
       .limit(o.limit * Math.max(1, o.perReceiver) * 2);
-    for (const key of full)
-      candidates = candidates.where(sql<string>`substr(url, 1, ${sql.lit(key.length)})`, "<>", key);
+    if (full.length > 0) candidates = candidates.where("receiver", "not in", full);
     if (engine === "postgres") candidates = candidates.forUpdate().skipLocked();
 
     const ids: string[] = [];
     let deferred = 0;
     for (const c of await candidates.execute()) {
       if (ids.length === o.limit) break;
-      const key = receiverKey(c.url);
-      const n = inFlight.get(key) ?? 0;
+      const n = inFlight.get(c.receiver) ?? 0;
       if (n >= o.perReceiver) {
         deferred++;
         continue;
       }
-      inFlight.set(key, n + 1);
+      inFlight.set(c.receiver, n + 1);
       ids.push(c.id);
     }
     if (ids.length === 0) return { claimed: [], deferred };

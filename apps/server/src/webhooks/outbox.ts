@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { WEBHOOK_RETRY_WINDOW_MS, type WebhookEvent } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import type { Database, JobsTable } from "../store/schema.js";
+import { receiverOf } from "./receiver.js";
 
 /**
  * Queues a webhook delivery in the job's own transaction (outbox): the delivery exists exactly when the job's new
@@ -24,7 +25,8 @@ export async function enqueueWebhook(
       job_id: job.id,
       account_id: job.account_id,
       event,
-      url: canonicalUrl(job.callback_url),
+      url: job.callback_url,
+      receiver: receiverOf(job.callback_url),
       body: JSON.stringify(payload),
       status: "pending",
       attempts: 0,
@@ -39,17 +41,4 @@ export async function enqueueWebhook(
     })
     .execute();
   return id;
-}
-
-/**
- * The URL as `URL.href` (lower-case host, default port dropped, "/" after the origin): the same request, and the
- * form deliveries.ts relies on to match a receiver's deliveries by their `origin/` prefix.
- */
-function canonicalUrl(raw: string): string {
-  try {
-    return new URL(raw).href;
-  } catch {
-    // Dispatch vetted it; if it still does not parse, every attempt fails as invalid_target and says why.
-    return raw;
-  }
 }

@@ -3,6 +3,7 @@ import { coreMigration } from "./001-core.js";
 import { jobsMigration } from "./002-jobs.js";
 import { agentsMigration } from "./003-agents.js";
 import { scanUploadSummaryMigration } from "./004-scan-upload-summary.js";
+import { webhookReceiverMigration } from "./005-webhook-receiver.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -12,5 +13,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "002-jobs": jobsMigration(engine),
     "003-agents": agentsMigration(engine),
     "004-scan-upload-summary": scanUploadSummaryMigration(engine),
+    "005-webhook-receiver": webhookReceiverMigration(engine),
   };
 }

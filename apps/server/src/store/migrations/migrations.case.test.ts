@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Kysely, Migrator } from "kysely";
+import type { Kysely } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../../test-support/postgres.js";
 import { openStore, type Store } from "../store.js";
-import { migrationsFor } from "./index.js";
 
 const MIGRATION = "004-scan-upload-summary";
 const AT = "2026-11-22T01:00:00.000Z";
@@ -32,27 +31,28 @@ const rawDocument = {
   ],
 };
 
-/** Migration 004 on every engine: existing raw documents become a summary and facts; the document column goes. */
+/** Migrations that convert existing rows, on every engine: rows written before them come out right. */
 function migrationSuite(
   engine: "sqlite" | "postgres",
   open: () => Promise<{ store: Store; cleanup(): Promise<void> }>,
 ) {
-  describe(`${MIGRATION} on ${engine}`, () => {
-    let opened: { store: Store; cleanup(): Promise<void> } | null = null;
+  describe(`migrations on ${engine}`, () => {
+    const opened: { store: Store; cleanup(): Promise<void> }[] = [];
+    const fresh = async () => {
+      const o = await open();
+      opened.push(o);
+      return o.store;
+    };
     afterAll(async () => {
-      await opened?.store.close();
-      await opened?.cleanup();
+      for (const o of opened) {
+        await o.store.close();
+        await o.cleanup();
+      }
     });
 
-    it("converts stored raw documents into a summary and facts, and drops the raw document", async () => {
-      opened = await open();
-      const { store } = opened;
-      const before = Object.fromEntries(Object.entries(migrationsFor(engine)).filter(([name]) => name < MIGRATION));
-      const { error } = await new Migrator({
-        db: store.db,
-        provider: { getMigrations: async () => before },
-      }).migrateToLatest();
-      expect(error).toBeUndefined();
+    it(`${MIGRATION} converts stored raw documents into a summary and facts, and drops the raw document`, async () => {
+      const store = await fresh();
+      await store.migrate("003-agents");
 
       // The tables as they were before the migration (raw rows: the typed schema already describes the new one).
       const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
@@ -134,6 +134,73 @@ function migrationSuite(
         ],
       });
       expect(JSON.parse(row.facts!)).toEqual({ disk_encryption: { volumes: 2 }, mfa: {} });
+    });
+
+    it("005-webhook-receiver names the receiver (callback origin) of every queued delivery", async () => {
+      const store = await fresh();
+      await store.migrate("004-scan-upload-summary");
+      const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      await db
+        .insertInto("accounts")
+        .values({
+          id: "acc_1",
+          name: "A",
+          plan: "professional",
+          tier: "standard",
+          credits: 0,
+          webhook_secret_enc: "x",
+          created_at: AT,
+        })
+        .execute();
+      await db
+        .insertInto("practices")
+        .values({ npi: "1234567893", account_id: "acc_1", name: "P", domain: "p.example", created_at: AT })
+        .execute();
+      await db
+        .insertInto("jobs")
+        .values({
+          id: "job_1",
+          account_id: "acc_1",
+          npi: "1234567893",
+          scan_type: "full",
+          status: "completed",
+          attempts: 1,
+          max_attempts: 3,
+          run_after: AT,
+          created_at: AT,
+          credits_charged: 150,
+        })
+        .execute();
+      const urls = {
+        d1: "https://Hooks.Example.org:443/a?x=1",
+        d2: "https://hooks.example.org:8443/b",
+        d3: "not a url",
+      };
+      for (const [id, url] of Object.entries(urls)) {
+        await db
+          .insertInto("webhook_deliveries")
+          .values({
+            id,
+            job_id: "job_1",
+            account_id: "acc_1",
+            event: "job.completed",
+            url,
+            body: "{}",
+            status: "pending",
+            attempts: 0,
+            next_attempt_at: AT,
+            created_at: AT,
+            give_up_at: AT,
+          })
+          .execute();
+      }
+      expect(await store.migrate()).toContain("005-webhook-receiver");
+      const rows = await store.db.selectFrom("webhook_deliveries").select(["id", "receiver"]).orderBy("id").execute();
+      expect(rows).toEqual([
+        { id: "d1", receiver: "https://hooks.example.org" },
+        { id: "d2", receiver: "https://hooks.example.org:8443" },
+        { id: "d3", receiver: "not a url" },
+      ]);
     });
   });
 }
