@@ -1,5 +1,6 @@
 import { connect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccount } from "../services/accounts.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
@@ -28,14 +29,7 @@ const countRows = async (table: "audit_events" | "credit_ledger") =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-const balance = async () =>
-  (
-    await t.server.deps.store.db
-      .selectFrom("accounts")
-      .select("credits")
-      .where("id", "=", accountId)
-      .executeTakeFirstOrThrow()
-  ).credits;
+const balance = async () => (await getAccount(t.server.deps, accountId)).credits;
 
 /** Sends a chunked request body of `bytes` over a raw TLS socket and returns the raw response text. */
 function sendChunked(path: string, headers: Record<string, string>, bytes: number): Promise<string> {

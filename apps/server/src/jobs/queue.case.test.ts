@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../secrets/master-key.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { dispatchScan, estimateDurationMs, jobForAccount } from "../services/jobs.js";
 import { addPractice } from "../services/practices.js";
-import { openStore, type Store } from "../store/store.js";
+import type { Engine } from "../store/migrations/engine.js";
+import type { Store } from "../store/store.js";
 import { accountWithKey } from "../test-support/fixtures.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
+import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
 import { JobError, type JobExecutor } from "./executors.js";
 import { claimJobs, heartbeat, jobRetryDelayMs, markAttemptFailed } from "./queue.js";
 import { Worker } from "./worker.js";
@@ -25,7 +23,7 @@ async function until(predicate: () => Promise<boolean>, timeoutMs = 10_000): Pro
 }
 
 /** Job queue semantics, the same on both engines (DESIGN §3.4, §4). */
-function queueSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: Store; cleanup(): Promise<void> }>) {
+function queueSuite(engine: Engine, open: OpenTestStore) {
   describe(`job queue on ${engine}`, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
@@ -231,18 +229,4 @@ function queueSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
   });
 }
 
-queueSuite("sqlite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "hcs-queue-"));
-  return {
-    store: openStore({ engine: "sqlite", file: join(dir, "q.sqlite") }),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
-const runPg = await shouldRunPostgres();
-describe.skipIf(!runPg)("postgres", () => {
-  queueSuite("postgres", async () => {
-    const { schema, drop } = await createTestSchema();
-    return { store: openStore({ engine: "postgres", url: TEST_PG_URL, schema }), cleanup: drop };
-  });
-});
+forEachEngine(queueSuite);

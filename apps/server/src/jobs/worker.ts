@@ -3,6 +3,7 @@ import type { SecretBox } from "../secrets/master-key.js";
 import { recordAssessmentIn } from "../services/grades.js";
 import type { JobsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { ClaimLoop } from "../util/claim-loop.js";
 import { type DeliveryLoopOptions, WebhookDeliveryLoop } from "../webhooks/delivery-loop.js";
 import { JobError, type JobExecutors } from "./executors.js";
 import { buildJobResult } from "./job-result.js";
@@ -32,12 +33,6 @@ export interface WorkerDeps {
   readonly executors: JobExecutors;
 }
 
-interface Running {
-  readonly job: JobsTable;
-  readonly controller: AbortController;
-  readonly done: Promise<void>;
-}
-
 /**
  * The job worker: claims due jobs with a lease (bounded by `concurrency`), heartbeats them, runs their executor,
  * completes them exactly once (the completion transaction re-checks the lease) and retries with backoff. Webhook
@@ -46,13 +41,9 @@ interface Running {
  */
 export class Worker {
   readonly id = newWorkerId();
-  private readonly running = new Map<string, Running>();
+  private readonly jobs: ClaimLoop<string>;
   private readonly deliveries: WebhookDeliveryLoop;
-  private stopping = false;
-  private timer: NodeJS.Timeout | null = null;
   private beat: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
-  private rerun = false;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -65,33 +56,23 @@ export class Worker {
       options.webhooks,
       options.pollMs ?? 250,
     );
+    this.jobs = new ClaimLoop(
+      () => this.tick(),
+      (err) => logger.error({ err, worker: this.id }, "worker tick failed"),
+      options.pollMs ?? 250,
+    );
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 250);
     this.beat = setInterval(() => void this.heartbeat(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
-    this.timer.unref();
     this.beat.unref();
     this.deliveries.start();
-    this.wake();
+    this.jobs.start();
   }
 
   /** Looks for jobs now (called after a dispatch in this process, so a new job does not wait for the poll). */
   wake(): void {
-    if (this.stopping) return;
-    if (this.ticking) {
-      this.rerun = true;
-      return;
-    }
-    this.ticking = this.tick()
-      .catch((err: unknown) => this.deps.logger.error({ err, worker: this.id }, "worker tick failed"))
-      .finally(() => {
-        this.ticking = null;
-        if (this.rerun) {
-          this.rerun = false;
-          this.wake();
-        }
-      });
+    this.jobs.wake();
   }
 
   /**
@@ -99,25 +80,15 @@ export class Worker {
    * others retry).
    */
   async stop(graceMs = 10_000): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.ticking;
     // Both wind down within the one grace. A webhook queued by a job ending meanwhile is a durable row: another
     // worker, or this one's next start, sends it.
-    await Promise.all([this.stopJobs(graceMs), this.deliveries.stop(graceMs)]);
+    await Promise.all([this.jobs.stop(graceMs), this.deliveries.stop(graceMs)]);
     if (this.beat) clearInterval(this.beat);
-  }
-
-  private async stopJobs(graceMs: number): Promise<void> {
-    const all = Promise.all([...this.running.values()].map((r) => r.done));
-    const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
-    if ((await Promise.race([all, timeout])) === "timeout") for (const r of this.running.values()) r.controller.abort();
-    await all;
   }
 
   /** Jobs this worker is running now. */
   get activeJobs(): number {
-    return this.running.size;
+    return this.jobs.size;
   }
 
   private async tick(): Promise<void> {
@@ -126,24 +97,24 @@ export class Worker {
     await failExhaustedJobs(store.db, nowMs);
     const claimed = await claimJobs(store.db, store.engine, {
       workerId: this.id,
-      limit: this.options.concurrency - this.running.size,
+      limit: this.options.concurrency - this.jobs.size,
       leaseMs: this.options.leaseMs,
       nowMs,
     });
-    for (const job of claimed) this.run(job);
-  }
-
-  private run(job: JobsTable): void {
-    const controller = new AbortController();
-    const done = this.execute(job, controller.signal)
-      .catch((err: unknown) => this.deps.logger.error({ err, job_id: job.id }, "job bookkeeping failed"))
-      .finally(() => {
-        this.running.delete(job.id);
-        // A job that ended may have queued its webhook.
-        this.deliveries.wake();
-        this.wake();
-      });
-    this.running.set(job.id, { job, controller, done });
+    for (const job of claimed) {
+      this.jobs.launch(
+        job.id,
+        async (signal) => {
+          try {
+            await this.execute(job, signal);
+          } finally {
+            // A job that ended may have queued its webhook.
+            this.deliveries.wake();
+          }
+        },
+        (err) => this.deps.logger.error({ err, job_id: job.id }, "job bookkeeping failed"),
+      );
+    }
   }
 
   private async execute(job: JobsTable, signal: AbortSignal): Promise<void> {
@@ -189,16 +160,16 @@ export class Worker {
   }
 
   private async heartbeat(): Promise<void> {
-    if (this.running.size === 0) return;
+    if (this.jobs.size === 0) return;
     try {
       const held = await heartbeat(this.deps.store.db, {
         workerId: this.id,
-        jobIds: [...this.running.keys()],
+        jobIds: this.jobs.keys(),
         leaseMs: this.options.leaseMs,
         nowMs: this.deps.now().getTime(),
       });
       // A job whose lease another worker took over is abandoned here; the other worker owns it now.
-      for (const [id, r] of this.running) if (!held.has(id)) r.controller.abort();
+      for (const id of this.jobs.keys()) if (!held.has(id)) this.jobs.abort(id);
     } catch (err) {
       this.deps.logger.warn({ err, worker: this.id }, "heartbeat failed");
     }

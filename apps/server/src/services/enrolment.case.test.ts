@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AgentRegistrationRequestSchema, DeployTokenViewSchema } from "@hcs/protocol";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../secrets/master-key.js";
-import { openStore, type Store } from "../store/store.js";
+import type { Engine } from "../store/migrations/engine.js";
+import type { Store } from "../store/store.js";
 import { newAgentKeys, registrationBody, scanDocument, uploadHeaders } from "../test-support/agent-client.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
+import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
 import { acceptScanUpload, registerAgent } from "./agents.js";
 import { issueApiKey, revokeApiKey } from "./api-keys.js";
 import { deployTokenHash, issueDeployToken, listDeployTokens, revokeDeployToken } from "./deploy-tokens.js";
@@ -23,10 +21,7 @@ const CA = "a".repeat(64);
  * Scanner enrolment and revocation, run against every engine: registration is one transaction, and revoking a key,
  * a token or an agent takes effect the way docs/security.md says.
  */
-function enrolmentSuite(
-  engine: "sqlite" | "postgres",
-  open: () => Promise<{ store: Store; cleanup(): Promise<void> }>,
-) {
+function enrolmentSuite(engine: Engine, open: OpenTestStore) {
   describe(`enrolment on ${engine}`, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
@@ -221,18 +216,4 @@ function enrolmentSuite(
   });
 }
 
-enrolmentSuite("sqlite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "hcs-enrolment-"));
-  return {
-    store: openStore({ engine: "sqlite", file: join(dir, "test.sqlite") }),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
-const runPg = await shouldRunPostgres();
-describe.skipIf(!runPg)("postgres", () => {
-  enrolmentSuite("postgres", async () => {
-    const { schema, drop } = await createTestSchema();
-    return { store: openStore({ engine: "postgres", url: TEST_PG_URL, schema }), cleanup: drop };
-  });
-});
+forEachEngine(enrolmentSuite);

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccount } from "../services/accounts.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
 import { startTcpProxy, type TcpProxy } from "../test-support/tcp-proxy.js";
@@ -92,14 +93,7 @@ describe.runIf(runPg)("PostgreSQL that stops answering", () => {
   }, 30_000);
 
   it("a request whose audit write cannot commit fails with 503 promptly and is not charged", async () => {
-    const balance = async () =>
-      (
-        await t.server.deps.store.db
-          .selectFrom("accounts")
-          .select("credits")
-          .where("id", "=", accountId)
-          .executeTakeFirstOrThrow()
-      ).credits;
+    const balance = async () => (await getAccount(t.server.deps, accountId)).credits;
     const before = await balance();
     // Another session holds an exclusive lock on the audit table: every insert into it waits.
     const locker = new pg.Client({ connectionString: TEST_PG_URL });

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type FindingParsed, SCORING_VERSION } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isServiceError } from "../errors.js";
@@ -16,14 +13,15 @@ import { gradeForNpi, openFindings, recordAssessment, regradeAfterScoringChange 
 import { addPractice } from "../services/practices.js";
 import { computeReputation } from "../services/reputation.js";
 import { completedJobRow } from "../test-support/fixtures.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
-import { openStore, type Store } from "./store.js";
+import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
+import type { Engine } from "./migrations/engine.js";
+import type { Store } from "./store.js";
 
 /**
  * One conformance suite, run against every engine (DESIGN §4): the same queries must behave the same on the
  * embedded SQLite default and on PostgreSQL.
  */
-function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: Store; cleanup(): Promise<void> }>) {
+function storeSuite(engine: Engine, open: OpenTestStore) {
   describe(`store on ${engine}`, () => {
     let store: Store;
     let cleanup: () => Promise<void>;
@@ -411,18 +409,4 @@ function storeSuite(engine: "sqlite" | "postgres", open: () => Promise<{ store: 
   });
 }
 
-storeSuite("sqlite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "hcs-store-"));
-  return {
-    store: openStore({ engine: "sqlite", file: join(dir, "test.sqlite") }),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
-const runPg = await shouldRunPostgres();
-describe.skipIf(!runPg)("postgres", () => {
-  storeSuite("postgres", async () => {
-    const { schema, drop } = await createTestSchema();
-    return { store: openStore({ engine: "postgres", url: TEST_PG_URL, schema }), cleanup: drop };
-  });
-});
+forEachEngine(storeSuite);

@@ -1,4 +1,4 @@
-import type { WebhookDeliveriesTable } from "../store/schema.js";
+import { ClaimLoop } from "../util/claim-loop.js";
 import { claimDeliveries } from "./deliveries.js";
 import { type DeliveryDeps, type DeliveryOptions, runDelivery } from "./delivery-attempt.js";
 import { DEFAULT_TOTAL_TIMEOUT_MS } from "./sender.js";
@@ -20,83 +20,57 @@ const DEFAULT_PER_RECEIVER = 2;
 // deliveries when the lease lapses.
 const LEASE_MARGIN_MS = 5_000;
 
-interface InFlight {
-  readonly controller: AbortController;
-  readonly done: Promise<void>;
-}
-
 /**
  * Sends due webhook deliveries beside the job worker, never inside its claiming: its own timer and wake-ups, its
  * own in-flight set bounded per process and per receiver. Claims are leases (see deliveries.ts), so any number of
  * processes may run one against a shared PostgreSQL.
  */
 export class WebhookDeliveryLoop {
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly loop: ClaimLoop<string>;
   private readonly concurrency: number;
   private readonly perReceiver: number;
   private readonly leaseMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private claiming: Promise<void> | null = null;
-  private again = false;
-  private stopping = false;
 
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly workerId: string,
     private readonly options: DeliveryLoopOptions,
-    private readonly pollMs: number,
+    pollMs: number,
   ) {
     this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.perReceiver = options.perReceiverConcurrency ?? DEFAULT_PER_RECEIVER;
     this.leaseMs = (options.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS) + LEASE_MARGIN_MS;
+    this.loop = new ClaimLoop(
+      () => this.claim(),
+      (err) => deps.logger.error({ err, worker: workerId }, "webhook claim failed"),
+      pollMs,
+    );
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.loop.start();
   }
 
   /** Looks for due deliveries now (after a job ended here, or a slot freed). */
   wake(): void {
-    if (this.stopping) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    this.claiming = this.claim()
-      .catch((err: unknown) => this.deps.logger.error({ err, worker: this.workerId }, "webhook claim failed"))
-      .finally(() => {
-        this.claiming = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /**
    * Stops claiming; waits up to `graceMs` for attempts in flight, then interrupts them (an interrupted delivery is
    * handed back, due at once, so another worker or the next start sends it).
    */
-  async stop(graceMs: number): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.claiming;
-    const all = Promise.all([...this.inFlight.values()].map((f) => f.done));
-    const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
-    if ((await Promise.race([all, timeout])) === "timeout")
-      for (const f of this.inFlight.values()) f.controller.abort();
-    await all;
+  stop(graceMs: number): Promise<void> {
+    return this.loop.stop(graceMs);
   }
 
   /** Deliveries this process is sending now. */
   get activeDeliveries(): number {
-    return this.inFlight.size;
+    return this.loop.size;
   }
 
   private async claim(): Promise<void> {
-    const free = this.concurrency - this.inFlight.size;
+    const free = this.concurrency - this.loop.size;
     if (free <= 0) return;
     const { claimed, deferred } = await claimDeliveries(this.deps.db, this.deps.engine, {
       workerId: this.workerId,
@@ -105,27 +79,20 @@ export class WebhookDeliveryLoop {
       limit: free,
       perReceiver: this.perReceiver,
     });
-    for (const d of claimed) this.launch(d);
+    for (const d of claimed) {
+      this.loop.launch(
+        d.id,
+        (signal) => runDelivery(this.deps, d, this.workerId, this.options, signal),
+        // The lease lapses and another attempt follows; the row is never left claimed for good.
+        (err) =>
+          this.deps.logger.error(
+            { err, delivery_id: d.id, worker: this.workerId },
+            "webhook delivery bookkeeping failed",
+          ),
+      );
+    }
     // Receivers that reached their bound this round are left out of the next query, so claiming again at once
     // reaches the deliveries queued behind them; it stops when a round claims nothing.
-    if (deferred > 0 && claimed.length > 0) this.again = true;
-  }
-
-  private launch(d: WebhookDeliveriesTable): void {
-    if (this.inFlight.has(d.id)) return;
-    const controller = new AbortController();
-    const done = runDelivery(this.deps, d, this.workerId, this.options, controller.signal)
-      .catch((err: unknown) =>
-        // The lease lapses and another attempt follows; the row is never left claimed for good.
-        this.deps.logger.error(
-          { err, delivery_id: d.id, worker: this.workerId },
-          "webhook delivery bookkeeping failed",
-        ),
-      )
-      .finally(() => {
-        this.inFlight.delete(d.id);
-        this.wake();
-      });
-    this.inFlight.set(d.id, { controller, done });
+    if (deferred > 0 && claimed.length > 0) this.loop.claimAgain();
   }
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -9,10 +6,11 @@ import { createSecretBox } from "../secrets/master-key.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { dispatchScan } from "../services/jobs.js";
 import { addPractice } from "../services/practices.js";
+import type { Engine } from "../store/migrations/engine.js";
 import type { WebhookDeliveriesTable } from "../store/schema.js";
-import { openStore, type Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { accountWithKey } from "../test-support/fixtures.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
+import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
 import { enqueueWebhook } from "./outbox.js";
 import {
   answer,
@@ -34,10 +32,7 @@ async function until(predicate: () => Promise<boolean> | boolean, timeoutMs = 10
 }
 
 /** Webhook delivery through the worker (issue 8 items 4, 5 and 15), the same on both engines. */
-function deliverySuite(
-  engine: "sqlite" | "postgres",
-  open: () => Promise<{ store: Store; another(): Store; cleanup(): Promise<void> }>,
-) {
+function deliverySuite(engine: Engine, open: OpenTestStore) {
   describe(`webhook delivery on ${engine}`, () => {
     let store: Store;
     let another: () => Store;
@@ -313,26 +308,4 @@ function deliverySuite(
   });
 }
 
-deliverySuite("sqlite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "hcs-webhooks-"));
-  const store = openStore({ engine: "sqlite", file: join(dir, "w.sqlite") });
-  return {
-    store,
-    // One SQLite database has one writer process: the second worker shares the connection.
-    another: () => store,
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
-const runPg = await shouldRunPostgres();
-describe.skipIf(!runPg)("postgres", () => {
-  deliverySuite("postgres", async () => {
-    const { schema, drop } = await createTestSchema();
-    return {
-      store: openStore({ engine: "postgres", url: TEST_PG_URL, schema }),
-      // Its own pool: to the database it is another process.
-      another: () => openStore({ engine: "postgres", url: TEST_PG_URL, schema }),
-      cleanup: drop,
-    };
-  });
-});
+forEachEngine(deliverySuite);

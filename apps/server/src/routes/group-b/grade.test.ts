@@ -1,5 +1,6 @@
 import { GradeRecordSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccount } from "../../services/accounts.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
@@ -11,14 +12,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const balance = async (accountId: string) =>
-  (
-    await t.server.deps.store.db
-      .selectFrom("accounts")
-      .select("credits")
-      .where("id", "=", accountId)
-      .executeTakeFirstOrThrow()
-  ).credits;
+const balance = async (accountId: string) => (await getAccount(t.server.deps, accountId)).credits;
 
 describe("GET /v1/a2a/grade/{npi}", () => {
   it("returns the grade record and charges 25 credits with a ledger row", async () => {

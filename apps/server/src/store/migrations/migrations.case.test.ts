@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../../test-support/postgres.js";
-import { openStore, type Store } from "../store.js";
+import { forEachEngine, type OpenTestStore } from "../../test-support/store-engines.js";
+import type { Store } from "../store.js";
+import type { Engine } from "./engine.js";
 
 const MIGRATION = "004-scan-upload-summary";
 const AT = "2026-11-22T01:00:00.000Z";
@@ -31,11 +29,30 @@ const rawDocument = {
   ],
 };
 
+type RawDb = Kysely<Record<string, Record<string, unknown>>>;
+
+/** An account and its practice, as rows (the tables these two have not changed since 001). */
+async function seedPractice(db: RawDb): Promise<void> {
+  await db
+    .insertInto("accounts")
+    .values({
+      id: "acc_1",
+      name: "A",
+      plan: "professional",
+      tier: "standard",
+      credits: 0,
+      webhook_secret_enc: "x",
+      created_at: AT,
+    })
+    .execute();
+  await db
+    .insertInto("practices")
+    .values({ npi: "1234567893", account_id: "acc_1", name: "P", domain: "p.example", created_at: AT })
+    .execute();
+}
+
 /** Migrations that convert existing rows, on every engine: rows written before them come out right. */
-function migrationSuite(
-  engine: "sqlite" | "postgres",
-  open: () => Promise<{ store: Store; cleanup(): Promise<void> }>,
-) {
+function migrationSuite(engine: Engine, open: OpenTestStore) {
   describe(`migrations on ${engine}`, () => {
     const opened: { store: Store; cleanup(): Promise<void> }[] = [];
     const fresh = async () => {
@@ -55,23 +72,8 @@ function migrationSuite(
       await store.migrate("003-agents");
 
       // The tables as they were before the migration (raw rows: the typed schema already describes the new one).
-      const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      await db
-        .insertInto("accounts")
-        .values({
-          id: "acc_1",
-          name: "A",
-          plan: "professional",
-          tier: "standard",
-          credits: 0,
-          webhook_secret_enc: "x",
-          created_at: AT,
-        })
-        .execute();
-      await db
-        .insertInto("practices")
-        .values({ npi: "1234567893", account_id: "acc_1", name: "P", domain: "p.example", created_at: AT })
-        .execute();
+      const db = store.db as unknown as RawDb;
+      await seedPractice(db);
       await db
         .insertInto("deploy_tokens")
         .values({
@@ -139,23 +141,8 @@ function migrationSuite(
     it("005-webhook-receiver names the receiver (callback origin) of every queued delivery", async () => {
       const store = await fresh();
       await store.migrate("004-scan-upload-summary");
-      const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      await db
-        .insertInto("accounts")
-        .values({
-          id: "acc_1",
-          name: "A",
-          plan: "professional",
-          tier: "standard",
-          credits: 0,
-          webhook_secret_enc: "x",
-          created_at: AT,
-        })
-        .execute();
-      await db
-        .insertInto("practices")
-        .values({ npi: "1234567893", account_id: "acc_1", name: "P", domain: "p.example", created_at: AT })
-        .execute();
+      const db = store.db as unknown as RawDb;
+      await seedPractice(db);
       await db
         .insertInto("jobs")
         .values({
@@ -205,18 +192,4 @@ function migrationSuite(
   });
 }
 
-migrationSuite("sqlite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "hcs-migration-"));
-  return {
-    store: openStore({ engine: "sqlite", file: join(dir, "test.sqlite") }),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
-const runPg = await shouldRunPostgres();
-describe.skipIf(!runPg)("postgres", () => {
-  migrationSuite("postgres", async () => {
-    const { schema, drop } = await createTestSchema();
-    return { store: openStore({ engine: "postgres", url: TEST_PG_URL, schema }), cleanup: drop };
-  });
-});
+forEachEngine(migrationSuite);
