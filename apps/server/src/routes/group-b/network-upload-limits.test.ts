@@ -1,8 +1,6 @@
-import type { KeyObject } from "node:crypto";
 import { SCAN_UPLOAD_LIMITS, type ScanResultDocument, ScanUploadAcceptanceSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newAgentKeys, registrationBody, uploadHeaders } from "../../test-support/agent-client.js";
-import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { type EnrolledPractice, enrolledPractice, type TestAgent } from "../../test-support/enrolled-practice.js";
 import { shouldRunPostgres } from "../../test-support/postgres.js";
 import { maximumScanDocument, networkHosts, scanDocumentAbout } from "../../test-support/scan-documents.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
@@ -14,47 +12,19 @@ const { findings_per_host, hosts_per_upload, findings_per_upload, upload_bytes }
 function limitsSuite(engine: "sqlite" | "postgres") {
   describe(`scan upload limits (${engine})`, () => {
     let t: TestServer;
-    let token: string;
+    let practice: EnrolledPractice;
 
     beforeAll(async () => {
       t = await startTestServer({ engine, now: () => new Date("2026-11-22T02:00:00.000Z") });
-      const owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 1000 });
-      await gradedPractice(t.server.deps, owner.accountId, NPI);
-      const res = await t.request(`/v1/a2a/network/deploy/${NPI}`, {
-        method: "POST",
-        headers: { "X-API-Key": owner.apiKey },
-        body: { max_uses: 20 },
-      });
-      token = res.json.deploy_token;
+      practice = await enrolledPractice(t, NPI, 20);
     });
     afterAll(async () => {
       await t?.close();
     });
 
-    async function enrol(hostname: string): Promise<{ agentId: string; privateKey: KeyObject }> {
-      const keys = newAgentKeys();
-      const res = await t.request("/v1/a2a/network/register", {
-        method: "POST",
-        body: registrationBody(token, keys, hostname),
-      });
-      expect(res.status, res.text).toBe(201);
-      return { agentId: res.json.agent_id, privateKey: keys.privateKey };
-    }
-
-    function upload(
-      agent: { agentId: string; privateKey: KeyObject },
-      doc: ScanResultDocument | string,
-      scanId?: string,
-    ) {
-      const body = typeof doc === "string" ? doc : JSON.stringify(doc);
-      const id = scanId ?? (doc as ScanResultDocument).scan_id;
-      return t.request("/v1/a2a/network/results", {
-        method: "POST",
-        headers: uploadHeaders(agent.agentId, id, body, agent.privateKey),
-        body,
-        timeoutMs: 60_000,
-      });
-    }
+    const enrol = (hostname: string) => practice.enrol(hostname);
+    const upload = (agent: TestAgent, doc: ScanResultDocument | string, scanId?: string) =>
+      practice.upload(agent, doc, scanId);
 
     const storedScan = (scanId: string) =>
       t.server.deps.store.db.selectFrom("scan_uploads").selectAll().where("scan_id", "=", scanId).executeTakeFirst();

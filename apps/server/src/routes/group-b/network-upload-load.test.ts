@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { SCAN_UPLOAD_LIMITS } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newAgentKeys, registrationBody, uploadHeaders } from "../../test-support/agent-client.js";
-import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { uploadHeaders } from "../../test-support/agent-client.js";
+import { enrolledPractice, type TestAgent } from "../../test-support/enrolled-practice.js";
 import { percentile, startHealthzProber } from "../../test-support/healthz-prober.js";
 import { type LoopReport, startLoopMonitor } from "../../test-support/loop-monitor.js";
 import { maximumScanDocument } from "../../test-support/scan-documents.js";
@@ -21,29 +21,13 @@ const MAX_WINDOWS = 3;
 const STARVED_SHARE = 0.25;
 
 let t: TestServer;
-let agents: { agentId: string; hostname: string; privateKey: import("node:crypto").KeyObject }[];
+let agents: TestAgent[];
 
 beforeAll(async () => {
   t = await startTestServer();
-  const owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 1000 });
-  await gradedPractice(t.server.deps, owner.accountId, NPI);
-  const token = (
-    await t.request(`/v1/a2a/network/deploy/${NPI}`, {
-      method: "POST",
-      headers: { "X-API-Key": owner.apiKey },
-      body: { max_uses: 2 },
-    })
-  ).json.deploy_token;
+  const practice = await enrolledPractice(t, NPI, 2);
   // Two hosts of the practice take turns, so every upload replaces a host's whole assessment (updates, not inserts).
-  agents = [];
-  for (const hostname of ["load-01", "load-02"]) {
-    const keys = newAgentKeys();
-    const res = await t.request("/v1/a2a/network/register", {
-      method: "POST",
-      body: registrationBody(token, keys, hostname),
-    });
-    agents.push({ agentId: res.json.agent_id, hostname, privateKey: keys.privateKey });
-  }
+  agents = [await practice.enrol("load-01"), await practice.enrol("load-02")];
 });
 afterAll(async () => {
   await t?.close();

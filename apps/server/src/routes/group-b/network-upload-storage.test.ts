@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { type ScanResultDocument, ScanUploadAcceptanceSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FACTS_KEPT_PER_AGENT } from "../../services/scan-upload-record.js";
-import { newAgentKeys, registrationBody, uploadHeaders } from "../../test-support/agent-client.js";
-import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { uploadHeaders } from "../../test-support/agent-client.js";
+import { type EnrolledPractice, enrolledPractice } from "../../test-support/enrolled-practice.js";
 import { shouldRunPostgres } from "../../test-support/postgres.js";
 import { networkHosts, scanDocumentAbout } from "../../test-support/scan-documents.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
@@ -14,31 +14,17 @@ const NPI = "1234567893";
 function storageSuite(engine: "sqlite" | "postgres") {
   describe(`what is stored of a scan upload (${engine})`, () => {
     let t: TestServer;
-    let token: string;
+    let practice: EnrolledPractice;
 
     beforeAll(async () => {
       t = await startTestServer({ engine, now: () => new Date("2026-11-23T00:00:00.000Z") });
-      const owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 1000 });
-      await gradedPractice(t.server.deps, owner.accountId, NPI);
-      const res = await t.request(`/v1/a2a/network/deploy/${NPI}`, {
-        method: "POST",
-        headers: { "X-API-Key": owner.apiKey },
-        body: { max_uses: 5 },
-      });
-      token = res.json.deploy_token;
+      practice = await enrolledPractice(t, NPI, 5);
     });
     afterAll(async () => {
       await t?.close();
     });
 
-    async function enrol(hostname: string) {
-      const keys = newAgentKeys();
-      const res = await t.request("/v1/a2a/network/register", {
-        method: "POST",
-        body: registrationBody(token, keys, hostname),
-      });
-      return { agentId: res.json.agent_id as string, privateKey: keys.privateKey };
-    }
+    const enrol = (hostname: string) => practice.enrol(hostname);
 
     it("keeps a summary and the digest, not the raw document; facts only for the agent's newest scans; replays and conflicts still answered", async () => {
       const agent = await enrol("store-01");
