@@ -23,7 +23,11 @@ export const RATE_LIMITS = {
   group_b: { standard: { per_minute: 60 }, bulk: { per_minute: 600 } },
 } as const;
 
-/** Credit price of each metered operation (spec §8, DESIGN §3.3). */
+/**
+ * Credit price of each metered operation (spec §8, DESIGN §3.3 and §7): the ledger names a charge by these keys.
+ * A batch is charged `grade` per NPI that has one; policies are free to list and `policy_document` per document
+ * generated.
+ */
 export const CREDIT_PRICES = {
   grade: 25,
   breach: 25,
@@ -31,6 +35,12 @@ export const CREDIT_PRICES = {
   threat_intelligence: 25,
   full_scan: 150,
   sra: 500,
+  evidence: 25,
+  breach_probability: 25,
+  vendor_risk: 25,
+  compliance_state: 25,
+  compliance_delta: 25,
+  policy_document: 25,
 } as const;
 export type MeteredOperation = keyof typeof CREDIT_PRICES;
 export const MeteredOperationSchema = z.enum(Object.keys(CREDIT_PRICES) as [MeteredOperation, ...MeteredOperation[]]);

@@ -8,6 +8,7 @@ import {
   isErrorCode,
   JSONRPC_ERRORS,
   jsonRpcCodeFor,
+  RESERVED_JSONRPC_CODES,
 } from "./errors.js";
 
 describe("error codes", () => {
@@ -69,6 +70,13 @@ describe("error codes", () => {
       else if (status === 500) expect(n).toBe(-32603);
       else expect(isApplicationJsonRpcCode(n), code).toBe(true);
     }
+  });
+
+  it("no HCS code uses a number A2A v1.0 or MCP reserve on the same endpoints", () => {
+    for (const n of [-32001, -32002, -32003, -32004, -32005, -32009, -32000, -32042])
+      expect(isApplicationJsonRpcCode(n), String(n)).toBe(false);
+    const used = new Set(ERROR_CODE_LIST.map(jsonRpcCodeFor));
+    for (const n of RESERVED_JSONRPC_CODES) expect(used.has(n), String(n)).toBe(false);
   });
 
   it("error body schema accepts the documented shape and rejects unknown codes", () => {

@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  not_implemented: 501,
   unavailable: 503,
 } as const satisfies Record<string, number>;
 
@@ -78,20 +79,33 @@ export const JSONRPC_ERRORS = {
 
 export type JsonRpcReservedError = keyof typeof JSONRPC_ERRORS;
 
-// Application errors use the implementation-defined server range -32000…-32099; the string code travels in
-// `data.code` so clients never need the number. Input errors reuse -32602 (DESIGN §3.1: invalid NPI → -32602).
+/**
+ * Numbers other protocols sharing our endpoints reserve inside the implementation-defined range -32000…-32099:
+ * A2A v1.0 (served on the same /api/a2a endpoint) owns -32001…-32009 (TaskNotFound, TaskNotCancelable,
+ * PushNotificationNotSupported, UnsupportedOperation, ContentTypeNotSupported, InvalidAgentResponse,
+ * ExtendedAgentCardNotConfigured, ExtensionSupportRequired, VersionNotSupported); the MCP SDK uses -32000
+ * (ConnectionClosed), -32001 (RequestTimeout) and -32042 (UrlElicitationRequired). Our codes avoid all of them.
+ */
+export const RESERVED_JSONRPC_CODES: readonly number[] = [
+  -32000, -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009, -32042,
+];
+
+// HCS application errors: one number per HTTP status in -32011…-32053, clear of the reserved numbers above; the
+// string code travels in `data.code`, so clients never need the number. Input errors (400) are invalid params
+// (DESIGN §3.1: an invalid NPI is -32602), unexpected failures internal errors.
 const JSONRPC_BY_STATUS: Record<number, number> = {
   400: JSONRPC_ERRORS.invalid_params,
-  401: -32001,
-  402: -32002,
-  403: -32003,
-  404: -32004,
-  405: -32005,
-  409: -32009,
-  413: -32013,
-  415: -32015,
+  401: -32011,
+  402: -32012,
+  403: -32013,
+  404: -32014,
+  405: -32015,
+  409: -32019,
+  413: -32023,
+  415: -32025,
   429: -32029,
   500: JSONRPC_ERRORS.internal_error,
+  501: -32051,
   503: -32053,
 };
 
@@ -100,7 +114,7 @@ export function jsonRpcCodeFor(code: ErrorCode): number {
   return JSONRPC_BY_STATUS[ERROR_CODES[code]] ?? JSONRPC_ERRORS.internal_error;
 }
 
-/** True when a number is in the range JSON-RPC reserves for implementation-defined server errors. */
+/** True for a number HCS uses for its own application errors (the server range, minus the reserved numbers). */
 export function isApplicationJsonRpcCode(n: number): boolean {
-  return n <= -32000 && n >= -32099;
+  return n <= -32000 && n >= -32099 && !RESERVED_JSONRPC_CODES.includes(n);
 }

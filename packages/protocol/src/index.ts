@@ -1,6 +1,34 @@
 // The public surface of @hcs/protocol, written out (no `export *`): what is not listed here is internal.
 
 export {
+  AssessmentIdSchema,
+  AssessmentPointSchema,
+  BATCH_MAX_NPIS,
+  BatchEntrySchema,
+  BatchRequestSchema,
+  type BatchResult,
+  BatchResultSchema,
+  type ComplianceDelta,
+  ComplianceDeltaQuerySchema,
+  ComplianceDeltaSchema,
+  type ComplianceState,
+  ComplianceStateSchema,
+  ControlEntrySchema,
+  ControlsQuerySchema,
+  ControlsResultSchema,
+  FINDINGS_PAGE_DEFAULT,
+  FINDINGS_PAGE_MAX,
+  FindingChangeSchema,
+  type FindingsPage,
+  FindingsPageSchema,
+  type FindingsQuery,
+  FindingsQuerySchema,
+  REQUIREMENT_STATES,
+  RequirementStateSchema,
+  RequirementStatusSchema,
+  StoredFindingSchema,
+} from "./agent-operations.js";
+export {
   CREDIT_PRICES,
   FREE_TIER_CREDITS,
   type FreeKeyRequest,
@@ -70,6 +98,7 @@ export {
   JSONRPC_ERRORS,
   type JsonRpcReservedError,
   jsonRpcCodeFor,
+  RESERVED_JSONRPC_CODES,
 } from "./errors.js";
 export {
   type Finding,
@@ -105,8 +134,12 @@ export {
 } from "./hipaa/requirements.js";
 export {
   CallbackUrlSchema,
+  JOB_ERROR_CODE_LIST,
+  JOB_ERROR_CODES,
   JOB_STATUSES,
   type Job,
+  type JobErrorCode,
+  JobErrorCodeSchema,
   type JobResult,
   JobResultSchema,
   JobSchema,

@@ -34,6 +34,26 @@ export const ScanDispatchAcceptanceSchema = z
 export type ScanDispatchAcceptance = z.infer<typeof ScanDispatchAcceptanceSchema>;
 
 export const JOB_STATUSES = ["accepted", "running", "completed", "failed"] as const;
+
+/**
+ * Why a job failed, as `error.code` of a failed job (and the reason of a failed A2A task): a typed catalogue, each
+ * with what it means for the caller. Only `scan_cancelled` is retried by the service itself; after any other the
+ * credits are refunded and the caller may dispatch again.
+ */
+export const JOB_ERROR_CODES = {
+  target_unreachable: "no check could reach the practice's domain or website",
+  target_refused: "the practice's addresses are private, and private targets are not allowed",
+  invalid_target: "the practice's domain or website is not something that can be scanned",
+  npi_not_found: "the practice no longer exists",
+  unknown_scan_type: "this server has no executor for the job's scan type",
+  scan_cancelled: "the worker stopped during the scan (another attempt follows)",
+  worker_lost: "the worker running the last attempt stopped",
+  cancelled: "the client cancelled the job before it ran",
+  internal: "the scan failed unexpectedly",
+} as const;
+export type JobErrorCode = keyof typeof JOB_ERROR_CODES;
+export const JOB_ERROR_CODE_LIST = Object.keys(JOB_ERROR_CODES) as JobErrorCode[];
+export const JobErrorCodeSchema = z.enum(JOB_ERROR_CODE_LIST as [JobErrorCode, ...JobErrorCode[]]);
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
@@ -69,7 +89,7 @@ export const JobSchema = z
     started_at: z.iso.datetime().nullable(),
     completed_at: z.iso.datetime().nullable(),
     result: JobResultSchema.optional(),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    error: z.object({ code: JobErrorCodeSchema, message: z.string() }).optional(),
   })
   .meta({ id: "Job", description: "An asynchronous scan job" });
 export type Job = z.infer<typeof JobSchema>;

@@ -205,6 +205,12 @@ describe("limits and prices (spec §8)", () => {
       threat_intelligence: 25,
       full_scan: 150,
       sra: 500,
+      evidence: 25,
+      breach_probability: 25,
+      vendor_risk: 25,
+      compliance_state: 25,
+      compliance_delta: 25,
+      policy_document: 25,
     });
   });
 

@@ -1,23 +1,31 @@
-import { CREDIT_PRICES, FREE_TIER_CREDITS, RATE_LIMITS } from "@hcs/protocol";
-import type { RouteDef } from "../routes/route.js";
+import { FREE_TIER_CREDITS, RATE_LIMITS } from "@hcs/protocol";
+import { fixedCredits, priceText } from "../operations/describe.js";
+import type { Operation } from "../operations/operation.js";
+
+/** The operations an agent can call as A2A skills: those with an agent method that this release serves. */
+export function agentSkills(operations: readonly Operation[]): Operation[] {
+  return operations.filter((op) => op.method && op.implemented);
+}
 
 /**
- * The A2A v1.0 agent card (protobuf JSON form, as @a2a-js/sdk reads it): where the JSON-RPC interface is, how to
- * authenticate, one skill per Group B operation, and pricing and rate limits in an extension's params.
- * Fields at their protobuf default (empty lists and strings, false) are left out, as protobuf JSON does.
+ * The A2A v1.0 agent card (protobuf JSON form, as @a2a-js/sdk reads it): the JSON-RPC interface at /api/a2a, how
+ * to authenticate, one skill per served agent method of the catalogue (skill id = method), and prices and rate
+ * limits in an extension's params. Fields at their protobuf default (empty lists and strings, false) are left out,
+ * as protobuf JSON does. Push notifications are not offered: A2A's push-config methods are not served (scan results
+ * reach a callback_url through the service's own signed webhooks instead).
  */
-export function buildAgentCard(routes: readonly RouteDef[], info: { publicUrl: string; version: string }) {
-  const skills = routes
-    .filter((r) => (r.group === "b" || r.group === "b-open") && !r.internal)
-    .map((r) => ({
-      id: r.operationId,
-      name: r.summary,
-      description: `${r.description ?? r.summary} (REST: ${r.method.toUpperCase()} ${r.path})`,
-      tags: ["hipaa", "compliance", ...(r.price ? ["metered"] : [])],
-      inputModes: ["application/json"],
-      outputModes: ["application/json"],
-      ...(r.group === "b" ? { securityRequirements: [{ schemes: { ApiKey: {} } }] } : {}),
-    }));
+export function buildAgentCard(operations: readonly Operation[], info: { publicUrl: string; version: string }) {
+  const served = agentSkills(operations);
+  const skills = served.map((op) => ({
+    id: op.method!,
+    name: op.summary,
+    description: `${op.description}${op.description.includes("credits") ? "" : ` ${priceText(op)}.`} Send a data part {"skill": "${op.method}", "params": {…}}.`,
+    tags: ["hipaa", "compliance", ...(op.price ? ["metered"] : []), ...(op.readOnly ? ["read-only"] : [])],
+    inputModes: ["application/json"],
+    outputModes: ["application/json"],
+    ...(op.group === "b" || op.group === "a" ? { securityRequirements: [{ schemes: { ApiKey: {} } }] } : {}),
+  }));
+  const prices = Object.fromEntries(served.map((op) => [op.method!, fixedCredits(op) ?? priceText(op)]));
   return {
     name: "HCS — Healthcare Compliance Service",
     description:
@@ -29,20 +37,21 @@ export function buildAgentCard(routes: readonly RouteDef[], info: { publicUrl: s
     documentationUrl: `${info.publicUrl}/openapi-a2a.yaml`,
     capabilities: {
       streaming: false,
-      pushNotifications: true,
+      pushNotifications: false,
       extendedAgentCard: false,
       extensions: [
         {
           uri: "https://hcs.invalid/a2a/extensions/pricing-and-limits/v1",
-          description: "Credit prices per operation and request rate limits",
+          description: "Credit prices per skill and request rate limits",
           params: {
-            credit_prices: CREDIT_PRICES,
+            credits_per_call: prices,
             free_tier_credits: FREE_TIER_CREDITS,
             rate_limits_per_minute: {
               standard: RATE_LIMITS.group_b.standard.per_minute,
               bulk: RATE_LIMITS.group_b.bulk.per_minute,
             },
             rate_limit_headers: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+            mcp_endpoint: `${info.publicUrl}/mcp`,
           },
         },
       ],

@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequestTo, type TestResponse } from "../lab/https-client.js";
 import { createSecretBox, loadMasterKey } from "../secrets/master-key.js";
+import { issueApiKey } from "../services/api-keys.js";
 import { openStore, type Store } from "../store/store.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../test-support/postgres.js";
@@ -78,8 +79,10 @@ describe.runIf(runPg)("PostgreSQL backends terminated under load", () => {
     const deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
     const account = await accountWithKey(deps, { credits: 100_000, tier: "bulk", plan: "professional" });
     await gradedPractice(deps, account.accountId, NPI);
-    const call = (path: string, body?: unknown): Promise<TestResponse> =>
-      httpRequestTo(`${url}${path}`, { ca, headers: { "X-API-Key": account.apiKey }, ...(body ? { body } : {}) });
+    // A second key of the account for the checks after the load (the load may use up the first key's minute).
+    const checkKey = (await issueApiKey(deps, { accountId: account.accountId })).apiKey;
+    const call = (path: string, body?: unknown, key = account.apiKey): Promise<TestResponse> =>
+      httpRequestTo(`${url}${path}`, { ca, headers: { "X-API-Key": key }, ...(body ? { body } : {}) });
 
     const jobs: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -112,14 +115,15 @@ describe.runIf(runPg)("PostgreSQL backends terminated under load", () => {
       worker.alive(),
       JSON.stringify({ ...worker.output(), code: worker.child.exitCode, signal: worker.child.signalCode }),
     ).toBe(true);
+    // 200, or 503 for calls on a connection that was cut (retryable, nothing committed), or 429 once the bulk
+    // key's 600 a minute are used up — never a 500, never an unanswered request.
     const statuses = responses.map((r) => r.status);
-    expect(new Set(statuses).size > 0 && statuses.every((s) => s === 200 || s === 503), String(new Set(statuses))).toBe(
-      true,
-    );
+    const unexpected = responses.filter((r) => ![200, 429, 503].includes(r.status));
+    expect(unexpected.map((r) => r.text).slice(0, 3)).toEqual([]);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(20);
 
     // Still serving after the last cut.
-    const after = await call(`/v1/a2a/grade/${NPI}`);
+    const after = await call(`/v1/a2a/grade/${NPI}`, undefined, checkKey);
     expect(after.status).toBe(200);
     responses.push(after);
 
@@ -150,7 +154,9 @@ describe.runIf(runPg)("PostgreSQL backends terminated under load", () => {
     const deadline = Date.now() + 45_000;
     let states: string[] = [];
     while (Date.now() < deadline) {
-      states = await Promise.all(jobs.map(async (id) => (await call(`/v1/a2a/jobs/${id}`)).json.status as string));
+      states = await Promise.all(
+        jobs.map(async (id) => (await call(`/v1/a2a/jobs/${id}`, undefined, checkKey)).json.status as string),
+      );
       if (states.every((s) => s === "completed" || s === "failed")) break;
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -94,7 +94,7 @@ describe("a chunked body past 10 MiB", () => {
       .selectAll()
       .where("status", "=", 413)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ client_ip: "127.0.0.1", action: "POST /v1/a2a/scans/dispatch" });
+    expect(row).toMatchObject({ client_ip: "127.0.0.1", action: "hipaa.scan", transport: "rest" });
   });
 
   it("an announced Content-Length past 10 MiB on Group B also carries the rate-limit headers", async () => {

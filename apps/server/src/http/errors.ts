@@ -24,18 +24,9 @@ export function errorMapper(logger: Logger): HcsMiddleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.body == null && ctx.status === 404) {
-        ctx.status = 404;
-        ctx.body = errorBody("not_found", `no such resource: ${ctx.method} ${ctx.path}`, ctx.state.requestId);
-      } else if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
-        ctx.status = 405;
-        ctx.body = errorBody("method_not_allowed", `${ctx.method} is not allowed on ${ctx.path}`, ctx.state.requestId);
-      }
     } catch (err) {
       if (isStoreUnavailable(err)) {
-        // The store timed out or lost its connection: a retryable 503, and nothing more is written for this
-        // request (the audit settlement would only wait out the same timeout).
-        ctx.state.storeFailed = true;
+        // The store timed out or lost its connection: a retryable 503.
         logger.warn({ err, request_id: ctx.state.requestId, path: ctx.path }, "store unavailable");
         const failure = storeUnavailableError();
         ctx.status = 503;

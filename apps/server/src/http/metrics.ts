@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { HcsMiddleware } from "./state.js";
 
@@ -60,9 +61,14 @@ export function registerStoreGauges(
   gauge("hcs_db_pool_waiting_requests", "Callers waiting for a PostgreSQL connection", (s) => s.waiting);
 }
 
-/** Counts and times every request by route pattern (never by raw path, which would explode the label space). */
-export function requestMetrics(metrics: Metrics): HcsMiddleware {
+/**
+ * Counts, times and logs every request — by route pattern, never by raw path, which would explode the label
+ * space — and counts refused requests without valid credentials (not audited) by error code. The log line carries
+ * the request id and key id, never a key.
+ */
+export function observeRequests(metrics: Metrics, logger: Logger): HcsMiddleware {
   return async (ctx, next) => {
+    const started = process.hrtime.bigint();
     const end = metrics.duration.startTimer();
     try {
       await next();
@@ -71,10 +77,22 @@ export function requestMetrics(metrics: Metrics): HcsMiddleware {
       const route = typeof matched === "string" ? matched : "(unmatched)";
       end({ method: ctx.method, route });
       metrics.requests.inc({ method: ctx.method, route, status: String(ctx.status) });
-      if (ctx.state.caller === null && ctx.status >= 400) {
+      const caller = ctx.state.caller;
+      if (caller === null && ctx.status >= 400) {
         const code = (ctx.body as { error?: { code?: unknown } } | null)?.error?.code;
         metrics.anonymousRefusals.inc({ code: typeof code === "string" ? code : String(ctx.status) });
       }
+      logger.info(
+        {
+          request_id: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+          key_id: caller?.keyId,
+        },
+        "request",
+      );
     }
   };
 }

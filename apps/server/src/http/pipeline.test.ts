@@ -163,7 +163,8 @@ describe("request pipeline", () => {
       .where("request_id", "=", rid)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
-      action: "GET /v1/a2a/grade/:npi",
+      action: "hipaa.grade",
+      transport: "rest",
       resource: "practice:1234567893",
       status: 404,
       outcome: "failure",

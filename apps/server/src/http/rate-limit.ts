@@ -1,11 +1,11 @@
 import { RATE_LIMITS } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
+import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
-import { anonymousBucketOf } from "./client-address.js";
-import type { HcsContext, HcsMiddleware } from "./state.js";
+import type { HcsContext } from "./state.js";
 
 export interface RateWindow {
   readonly limit: number;
@@ -22,23 +22,22 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 /**
- * Group B: 60/min per key (standard) or 600/min (bulk); unauthenticated attempts count per client address (an
- * IPv6 client per /64 network).
+ * Group B: 60/min per key (standard) or 600/min (bulk); calls without a valid key count per client address
+ * (`anonymousBucket`: an IPv6 client per /64 network, see client-address.ts).
  */
-export function groupBPolicy(ctx: HcsContext): RatePolicy {
-  const c = ctx.state.caller;
-  const perMinute = c?.tier === "bulk" ? RATE_LIMITS.group_b.bulk.per_minute : RATE_LIMITS.group_b.standard.per_minute;
+export function groupBPolicy(caller: Caller | null, anonymousBucket: string): RatePolicy {
+  const perMinute =
+    caller?.tier === "bulk" ? RATE_LIMITS.group_b.bulk.per_minute : RATE_LIMITS.group_b.standard.per_minute;
   return {
-    bucket: c ? `b:key:${c.keyId}` : `b:ip:${anonymousBucketOf(ctx.state.clientIp)}`,
+    bucket: caller ? `b:key:${caller.keyId}` : `b:ip:${anonymousBucket}`,
     windows: [{ limit: perMinute, windowMs: MINUTE }],
   };
 }
 
 /** Group A: 100/min and 1000/hour per key. */
-export function groupAPolicy(ctx: HcsContext): RatePolicy {
-  const c = ctx.state.caller;
+export function groupAPolicy(caller: Caller | null, anonymousBucket: string): RatePolicy {
   return {
-    bucket: c ? `a:key:${c.keyId}` : `a:ip:${anonymousBucketOf(ctx.state.clientIp)}`,
+    bucket: caller ? `a:key:${caller.keyId}` : `a:ip:${anonymousBucket}`,
     windows: [
       { limit: RATE_LIMITS.group_a.per_minute, windowMs: MINUTE },
       { limit: RATE_LIMITS.group_a.per_hour, windowMs: HOUR },
@@ -125,38 +124,6 @@ export function rateLimitedError(
       limit: exceeded[0]!.limit,
       retry_after_seconds: retryAfter,
     }),
-  };
-}
-
-/** Requests that change nothing until they are settled: their count can join the request's final transaction. */
-const isSettleable = (method: string) => method === "GET" || method === "HEAD";
-
-/**
- * Rate-limit middleware. Every Group A/B response carries X-RateLimit-Limit/Remaining/Reset — errors included — and
- * a request over the limit gets 429 with Retry-After.
- *
- * GET requests have no effect until the request is settled (the audit middleware's final transaction charges
- * credits there), so their count is added in that same transaction: a quick read refuses callers already over the
- * limit, and the settlement refuses, without charging, a request that raced past the read. Other methods may act
- * at once (create a job, issue a key), so they are counted before the handler runs.
- */
-export function rateLimit(deps: ServiceDeps, policyOf: (ctx: HcsContext) => RatePolicy): HcsMiddleware {
-  return async (ctx, next) => {
-    const policy = policyOf(ctx);
-    if (isSettleable(ctx.method)) {
-      ctx.state.settlement.rate = policy;
-      if (await wouldExceed(deps, policy)) throw new ServiceError("rate_limited", "rate limit exceeded");
-      await next();
-      return;
-    }
-    const windows = await countRequest(deps, policy);
-    setRateHeaders(ctx, windows);
-    const limited = rateLimitedError(windows, deps.now().getTime());
-    if (limited) {
-      ctx.set("Retry-After", String(limited.retryAfter));
-      throw limited.error;
-    }
-    await next();
   };
 }
 

@@ -15,12 +15,7 @@ export function requestContext(trust: TrustProxy, generateId: () => string = ran
     ctx.state.clientIp = client.ip;
     ctx.state.trustedHops = client.trustedHops;
     ctx.state.caller = null;
-    ctx.state.authError = null;
-    ctx.state.auditResource = null;
     ctx.state.rawBody = null;
-    ctx.state.auditInline = null;
-    ctx.state.storeFailed = false;
-    ctx.state.settlement = { rate: null, charge: null };
     ctx.set("X-Request-Id", ctx.state.requestId);
     await next();
   };

@@ -1,4 +1,4 @@
-import type { CategoryName, FindingParsed, ScanType, Source } from "@hcs/protocol";
+import type { CategoryName, FindingParsed, JobErrorCode, ScanType, Source } from "@hcs/protocol";
 import type { JobsTable } from "../store/schema.js";
 
 /** What running a job produced: one subject's assessment, stored with the job's completion. */
@@ -18,7 +18,7 @@ export type JobExecutors = Readonly<Record<ScanType, JobExecutor>>;
 /** A job failure with a code for the job's `error`; `retryable` says whether another attempt could succeed. */
 export class JobError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: JobErrorCode,
     message: string,
     readonly retryable: boolean,
   ) {

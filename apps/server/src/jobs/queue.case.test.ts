@@ -193,7 +193,7 @@ function queueSuite(engine: Engine, open: OpenTestStore) {
       expect(
         await markAttemptFailed(store.db, claimed!, {
           workerId: "wrk_dead",
-          code: "x",
+          code: "internal",
           message: "x",
           nowMs: Date.now(),
           retryable: true,

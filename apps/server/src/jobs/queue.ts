@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { JobErrorCode } from "@hcs/protocol";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { grantCredits } from "../services/credits.js";
 import { iso } from "../services/deps.js";
@@ -120,7 +121,7 @@ export function jobRetryDelayMs(attempt: number, baseMs = 2_000): number {
 export async function markAttemptFailed(
   db: Kysely<Database>,
   job: JobsTable,
-  o: { workerId: string; code: string; message: string; nowMs: number; retryable: boolean },
+  o: { workerId: string; code: JobErrorCode; message: string; nowMs: number; retryable: boolean },
 ): Promise<"retrying" | "failed" | "lost"> {
   return db.transaction().execute(async (trx) => {
     if (!(await stillHolds(trx, job.id, o.workerId))) return "lost";
@@ -148,7 +149,7 @@ export async function markAttemptFailed(
 export async function failJob(
   trx: Transaction<Database>,
   jobId: string,
-  code: string,
+  code: JobErrorCode,
   message: string,
   nowMs: number,
 ): Promise<void> {

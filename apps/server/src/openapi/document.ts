@@ -1,7 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { CREDIT_PRICES, ErrorBodySchema, httpStatusFor } from "@hcs/protocol";
+import { ErrorBodySchema, type ErrorCode, httpStatusFor } from "@hcs/protocol";
 import { stringify } from "yaml";
-import type { RouteDef } from "../routes/route.js";
+import { z } from "zod";
+import { pipelineErrors, priceText } from "../operations/describe.js";
+import type { Operation } from "../operations/operation.js";
+import type { Catalogue } from "../routes/catalogue.js";
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed in the current window", schema: { type: "integer" as const } },
@@ -13,15 +16,30 @@ const RATE_HEADERS = {
 };
 
 const toOpenApiPath = (koaPath: string) => koaPath.replace(/:([A-Za-z_]+)/g, "{$1}");
+const pathFields = (koaPath: string) => [...koaPath.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
 
 /**
- * The REST description served at /openapi-a2a.yaml: OpenAPI 3.1 generated from the same route declarations the
- * router mounts, with request and response schemas from @hcs/protocol. Group A and operator routes are left out.
+ * An object schema of the fields of `schema` that `keep` selects, or null when there are none. Built from the
+ * shape (zod refuses .pick/.omit on schemas with refinements, which describe whole inputs, not parameters).
  */
-export function buildOpenApiDocument(
-  routes: readonly RouteDef[],
-  info: { version: string; serverUrl: string },
-): object {
+function fieldsOf(schema: z.ZodType, keep: (name: string) => boolean): z.ZodObject | null {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape) return null;
+  const picked = Object.entries(shape).filter(([name]) => keep(name));
+  return picked.length > 0 ? z.object(Object.fromEntries(picked)) : null;
+}
+
+/** The operations the REST description lists: served, with a REST twin, in Group B or public. */
+export function documentedOperations(catalogue: Catalogue): Operation[] {
+  return catalogue.operations.filter((op) => op.implemented && op.rest && op.group !== "a" && op.group !== "a-open");
+}
+
+/**
+ * The REST description served at /openapi-a2a.yaml: OpenAPI 3.1 generated from the catalogue — every served
+ * operation's REST twin (path parameters, query or body, the success schema, each error status with its codes)
+ * and the public documents. Group A and operator endpoints are left out.
+ */
+export function buildOpenApiDocument(catalogue: Catalogue, info: { version: string; serverUrl: string }): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
@@ -29,41 +47,68 @@ export function buildOpenApiDocument(
     name: "X-API-Key",
     description: "Group B API key (free tier: POST /v1/a2a/keys)",
   });
-  for (const route of routes) {
-    if (route.internal || route.group === "a") continue;
-    const isGroupB = route.group === "b" || route.group === "b-open";
-    const responses: Record<string, object> = {};
-    for (const [status, r] of Object.entries(route.responses)) {
-      responses[status] = {
-        description: r.description,
-        ...(isGroupB ? { headers: RATE_HEADERS } : {}),
-        ...(r.schema ? { content: { [r.contentType ?? "application/json"]: { schema: r.schema } } } : {}),
-      };
-    }
+  for (const op of documentedOperations(catalogue)) {
+    const rest = op.rest!;
+    const isGroupB = op.group === "b" || op.group === "b-open";
+    const headers = isGroupB ? { headers: RATE_HEADERS } : {};
+    const responses: Record<string, object> = {
+      [String(rest.status ?? 200)]: {
+        description: op.summary,
+        ...headers,
+        content: { "application/json": { schema: op.output } },
+      },
+    };
+    const codes: ErrorCode[] = [...new Set([...op.errors, ...pipelineErrors(op)])];
     const byStatus = new Map<number, string[]>();
-    for (const code of route.errors)
-      byStatus.set(httpStatusFor(code), [...(byStatus.get(httpStatusFor(code)) ?? []), code]);
-    for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    for (const code of codes) byStatus.set(httpStatusFor(code), [...(byStatus.get(httpStatusFor(code)) ?? []), code]);
+    for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
       responses[String(status)] = {
-        description: `Error: ${codes.join(", ")}`,
-        ...(isGroupB ? { headers: RATE_HEADERS } : {}),
+        description: `Error: ${list.join(", ")}`,
+        ...headers,
         content: { "application/json": { schema: ErrorBodySchema } },
       };
     }
-    const price = route.price ? ` Costs ${CREDIT_PRICES[route.price]} credits.` : "";
+    const inPath = pathFields(rest.path);
+    const params = fieldsOf(op.input, (name) => inPath.includes(name));
+    const rem = rest.input ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
+    const price = priceText(op);
     registry.registerPath({
-      method: route.method,
-      path: toOpenApiPath(route.path),
-      operationId: route.operationId,
-      summary: route.summary,
-      description: `${route.description ?? route.summary}${route.description?.includes("credits") ? "" : price}`,
-      tags: [isGroupB ? "Group B (agents)" : "Discovery"],
-      ...(route.group === "b" ? { security: [{ ApiKey: [] }] } : {}),
+      method: rest.method,
+      path: toOpenApiPath(rest.path),
+      operationId: op.id,
+      summary: op.summary,
+      description: `${op.description}${op.method ? ` Agent method: \`${op.method}\` (JSON-RPC, MCP, A2A).` : ""}${
+        price && !op.description.includes("credits") ? ` ${price}.` : ""
+      }`,
+      tags: [op.group === "public" ? "Discovery" : "Group B (agents)"],
+      ...(op.group === "b" ? { security: [{ ApiKey: [] }] } : {}),
       request: {
-        ...(route.params ? { params: route.params } : {}),
-        ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+        ...(params ? { params } : {}),
+        ...(rem && rest.method === "get" ? { query: rem } : {}),
+        ...(rem && rest.method === "post"
+          ? { body: { required: false, content: { "application/json": { schema: rem } } } }
+          : {}),
       },
       responses,
+    });
+  }
+  for (const route of catalogue.publicRoutes) {
+    if (route.internal) continue;
+    registry.registerPath({
+      method: "get",
+      path: route.path,
+      operationId: route.id,
+      summary: route.summary,
+      description: route.description ?? route.summary,
+      tags: ["Discovery"],
+      responses: {
+        200: {
+          description: route.response.description,
+          ...(route.response.schema
+            ? { content: { [route.response.contentType ?? "application/json"]: { schema: route.response.schema } } }
+            : {}),
+        },
+      },
     });
   }
   const generator = new OpenApiGeneratorV31(registry.definitions);
@@ -75,7 +120,8 @@ export function buildOpenApiDocument(
       description:
         "HIPAA compliance grades, scans and findings keyed by NPI. Authenticate with X-API-Key. Every Group B response " +
         "carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset. Errors use one body: " +
-        "{ error: { code, message, request_id, details? } }.",
+        "{ error: { code, message, request_id, details? } }. The same operations are JSON-RPC 2.0 methods at " +
+        "POST /api/a2a, MCP tools at /mcp and A2A skills (see /.well-known/agent-card.json).",
     },
     servers: [{ url: info.serverUrl }],
   });

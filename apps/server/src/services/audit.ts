@@ -6,14 +6,16 @@ import type { Database } from "../store/schema.js";
 
 export type AuditOutcome = "success" | "denied" | "failure";
 
-/** One audited request. Never holds a secret or a body: keys appear only by id. */
+/** One audited call. Never holds a secret or a body: keys appear only by id. */
 export interface AuditEvent {
   readonly at: string;
   readonly request_id: string;
   readonly actor_key_id: string | null;
   readonly actor_account_id: string | null;
-  /** `METHOD /route/pattern`, e.g. `GET /v1/a2a/grade/:npi`. */
+  /** The operation (`hipaa.grade`, `createDeployToken`), or `METHOD /route` for a request no operation served. */
   readonly action: string;
+  /** The protocol the call came by: rest, jsonrpc, mcp or a2a. */
+  readonly transport: string;
   /** What was acted on, e.g. `practice:1234567893`. */
   readonly resource: string | null;
   readonly outcome: AuditOutcome;
@@ -44,13 +46,14 @@ export async function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, 
   // Hot path (every request).
   await hot.all(
     trx,
-    "insert into audit_events (at, request_id, actor_key_id, actor_account_id, action, resource, outcome, status, client_ip, duration_ms, leaf_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "insert into audit_events (at, request_id, actor_key_id, actor_account_id, action, transport, resource, outcome, status, client_ip, duration_ms, leaf_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [
       e.at,
       e.request_id,
       e.actor_key_id,
       e.actor_account_id,
       e.action,
+      e.transport,
       e.resource,
       e.outcome,
       e.status,

@@ -174,6 +174,47 @@ export async function gradeJsonForNpi(deps: ServiceDeps, npi: string): Promise<s
   return JSON.stringify(await computeGrade(deps.store.db, npi, row.name));
 }
 
+/** A grade record as stored text, or why a practice has none. */
+export type GradeLookup =
+  | { readonly ok: true; readonly json: string }
+  | { readonly ok: false; readonly error: ServiceError };
+
+/**
+ * {@link gradeJsonForNpi} for many practices at once (a batch): one query for all of them; each answer is the stored
+ * record or the reason there is none (npi_not_found, no_grade_yet).
+ */
+export async function gradeJsonsForNpis(deps: ServiceDeps, npis: readonly string[]): Promise<Map<string, GradeLookup>> {
+  const out = new Map<string, GradeLookup>();
+  if (npis.length === 0) return out;
+  const rows = await deps.store.hot.all<{
+    npi: string;
+    name: string;
+    record: string | null;
+    scoring_version: string | null;
+  }>(
+    deps.store.db,
+    `select p.npi, p.name, g.record, g.scoring_version from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi in (${npis.map(() => "?").join(", ")})`,
+    [...npis],
+  );
+  const byNpi = new Map(rows.map((r) => [r.npi, r]));
+  for (const npi of npis) {
+    const row = byNpi.get(npi);
+    if (!row) {
+      out.set(npi, {
+        ok: false,
+        error: new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`),
+      });
+    } else if (row.record && row.scoring_version === SCORING_VERSION) {
+      out.set(npi, { ok: true, json: row.record });
+    } else if (!row.record) {
+      out.set(npi, { ok: false, error: new ServiceError("no_grade_yet", `practice ${npi} has not been scanned yet`) });
+    } else {
+      out.set(npi, { ok: true, json: JSON.stringify(await computeGrade(deps.store.db, npi, row.name)) });
+    }
+  }
+  return out;
+}
+
 /**
  * After an upgrade that changed the scoring model, appends one grade under the new version for every practice
  * whose latest grade was made by an older one — once per version change across every process sharing the store

@@ -94,7 +94,10 @@ export interface AuditEventsTable {
   request_id: string;
   actor_key_id: string | null;
   actor_account_id: string | null;
+  /** The operation (`hipaa.grade`, `createDeployToken`), or `METHOD /route` for a request no operation served. */
   action: string;
+  /** How the call came: rest, jsonrpc, mcp or a2a. */
+  transport: string;
   resource: string | null;
   outcome: string;
   status: number;

@@ -353,7 +353,8 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         request_id: "req-1",
         actor_key_id: "key_x",
         actor_account_id: "acct_x",
-        action: "GET /v1/a2a/grade/:npi",
+        action: "hipaa.grade",
+        transport: "jsonrpc",
         resource: "practice:1234567893",
         outcome: "success" as const,
         status: 200,
@@ -367,6 +368,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         .where("request_id", "=", "req-1")
         .executeTakeFirstOrThrow();
       expect(row.leaf_hash).toBe(auditLeafHash(event));
+      expect(row.transport).toBe("jsonrpc");
       expect(row.leaf_hash).toMatch(/^[0-9a-f]{64}$/);
     });
 

@@ -1,11 +1,10 @@
 import { GradeRecordSchema, NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../../errors.js";
+import { defineOperation } from "../../operations/operation.js";
 import type { ServiceDeps } from "../../services/deps.js";
 import { countBySeverity, gradeForNpi, openFindings } from "../../services/grades.js";
 import { getOwnedPractice, listPractices } from "../../services/practices.js";
-import { zodIssues } from "../../util/parse-json.js";
-import { defineRoute } from "../route.js";
 
 const QuerySchema = z.strictObject({ npi: NpiSchema.optional() });
 
@@ -24,48 +23,32 @@ export const PracticeStatusSchema = z
   })
   .meta({ id: "PracticeStatus", description: "Practice profile and compliance status" });
 
-export const practiceStatusRoute = defineRoute({
-  method: "get",
-  path: "/v1/practice",
+export const practiceOperation = defineOperation({
+  id: "getPractice",
   group: "a",
-  operationId: "getPractice",
   summary: "Practice profile and compliance status",
   description:
     "With `?npi=`, that practice (it must belong to the key's account); without it, the account's only practice.",
-  responses: { 200: { description: "The practice and its compliance status", schema: PracticeStatusSchema } },
-  errors: [
-    "invalid_query",
-    "invalid_npi",
-    "forbidden",
-    "not_found",
-    "missing_credentials",
-    "invalid_credentials",
-    "plan_required",
-    "rate_limited",
-  ],
-  async handler(ctx, deps) {
-    const caller = ctx.state.caller!;
-    const query = QuerySchema.safeParse(ctx.query);
-    if (!query.success) {
-      const bad = query.error.issues[0]?.path[0] === "npi";
-      throw new ServiceError(
-        bad ? "invalid_npi" : "invalid_query",
-        bad ? "npi must be 10 digits with a valid check digit" : "unknown query parameters",
-        {
-          issues: zodIssues(query.error),
-        },
-      );
-    }
-    const practice = query.data.npi
-      ? await getOwnedPractice(deps, query.data.npi, caller.accountId)
-      : await onlyPracticeOf(deps, caller.accountId);
-    ctx.state.auditResource = `practice:${practice.npi}`;
+  input: QuerySchema,
+  output: PracticeStatusSchema,
+  errors: ["invalid_query", "invalid_npi", "forbidden", "not_found"],
+  readOnly: true,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "get", path: "/v1/practice" },
+  async run(input, call) {
+    const { deps } = call;
+    const accountId = call.caller!.accountId;
+    const practice = input.npi
+      ? await getOwnedPractice(deps, input.npi, accountId)
+      : await onlyPracticeOf(deps, accountId);
+    call.setResource(`practice:${practice.npi}`);
     const grade = await gradeForNpi(deps, practice.npi).catch((err: unknown) => {
       if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
       throw err;
     });
     const bySeverity = countBySeverity(await openFindings(deps.store.db, practice.npi));
-    ctx.body = PracticeStatusSchema.parse({
+    return PracticeStatusSchema.parse({
       npi: practice.npi,
       name: practice.name,
       domain: practice.domain,

@@ -75,7 +75,7 @@ describe("scanner agents and deploy tokens: the practice owner's view and revoca
     expect([forged.status, forged.json.error.code]).toEqual([401, "invalid_signature"]);
     const again = await asOwner(`/v1/a2a/network/agents/${agentId}/revoke`, "POST");
     expect(again.json).toEqual(revoked.json);
-    expect(await auditResources("POST /v1/a2a/network/agents/:agent_id/revoke")).toContain(`agent:${agentId}`);
+    expect(await auditResources("revokeAgent")).toContain(`agent:${agentId}`);
 
     for (const unknown of ["agt_AAAAAAAAAAAAAAAA", "not-an-agent-id"]) {
       const res = await asOwner(`/v1/a2a/network/agents/${unknown}/revoke`, "POST");
@@ -131,9 +131,7 @@ describe("scanner agents and deploy tokens: the practice owner's view and revoca
     expect((await asOwner(`/v1/a2a/network/deploy-tokens/${tokenId}/revoke`, "POST")).json).toEqual(revoked.json);
     const refused = await register(token);
     expect([refused.status, refused.json.error.code]).toEqual([401, "deploy_token_revoked"]);
-    expect(await auditResources("POST /v1/a2a/network/deploy-tokens/:token_id/revoke")).toContain(
-      `deploy_token:${tokenId}`,
-    );
+    expect(await auditResources("revokeDeployToken")).toContain(`deploy_token:${tokenId}`);
     const unknown = await asOwner("/v1/a2a/network/deploy-tokens/dpt_AAAAAAAAAAAAAAAA/revoke", "POST");
     expect([unknown.status, unknown.json.error.code]).toEqual([404, "not_found"]);
   });

@@ -1,43 +1,38 @@
 import { FreeKeyRequestSchema, IssuedKeySchema } from "@hcs/protocol";
-import { readJson } from "../../http/body.js";
 import { anonymousBucketOf } from "../../http/client-address.js";
 import { countRequest, rateLimitedError } from "../../http/rate-limit.js";
+import { defineOperation } from "../../operations/operation.js";
 import { issueFreeKey } from "../../services/free-keys.js";
-import { defineRoute } from "../route.js";
 
-/** Free keys one client IP may obtain per hour (on top of the Group B per-minute limit). */
+/** Free keys one client address may obtain per hour (on top of the Group B per-minute limit). */
 export const FREE_KEYS_PER_IP_PER_HOUR = 5;
 const HOUR = 3_600_000;
 
-export const freeKeyRoute = defineRoute({
-  method: "post",
-  path: "/v1/a2a/keys",
+export const freeKeyOperation = defineOperation({
+  id: "createFreeKey",
   group: "b-open",
-  operationId: "createFreeKey",
   summary: "Get a free-tier API key (500 credits) instantly",
-  description: `No credentials needed. Limited to ${FREE_KEYS_PER_IP_PER_HOUR} keys per client IP per hour. The key is shown only in this response.`,
-  body: FreeKeyRequestSchema,
-  responses: { 201: { description: "The new key and its account", schema: IssuedKeySchema } },
-  errors: ["invalid_json", "invalid_body", "unsupported_media_type", "payload_too_large", "rate_limited"],
-  async handler(ctx, deps) {
-    const request = await readJson(ctx, FreeKeyRequestSchema);
-    const windows = await countRequest(deps, {
-      bucket: `freekey:ip:${anonymousBucketOf(ctx.state.clientIp)}`,
+  description: `No credentials needed. Limited to ${FREE_KEYS_PER_IP_PER_HOUR} keys per client address per hour. The key is shown only in this response.`,
+  input: FreeKeyRequestSchema,
+  output: IssuedKeySchema,
+  errors: ["invalid_body", "unsupported_media_type", "payload_too_large", "rate_limited"],
+  readOnly: false,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "post", path: "/v1/a2a/keys", status: 201, headers: { "Cache-Control": "no-store" } },
+  async run(input, call) {
+    const windows = await countRequest(call.deps, {
+      bucket: `freekey:ip:${anonymousBucketOf(call.clientIp)}`,
       windows: [{ limit: FREE_KEYS_PER_IP_PER_HOUR, windowMs: HOUR }],
     });
     const limited = rateLimitedError(
       windows,
-      deps.now().getTime(),
+      call.deps.now().getTime(),
       `at most ${FREE_KEYS_PER_IP_PER_HOUR} free keys per client address per hour`,
     );
-    if (limited) {
-      ctx.set("Retry-After", String(limited.retryAfter));
-      throw limited.error;
-    }
-    const key = await issueFreeKey(deps, request);
-    ctx.state.auditResource = `account:${key.account_id}`;
-    ctx.status = 201;
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = key;
+    if (limited) throw limited.error;
+    const key = await issueFreeKey(call.deps, input);
+    call.setResource(`account:${key.account_id}`);
+    return key;
   },
 });

@@ -1,36 +1,30 @@
-import { CREDIT_PRICES, GradeRecordSchema } from "@hcs/protocol";
+import { CREDIT_PRICES, GradeRecordSchema, NpiSchema } from "@hcs/protocol";
+import { z } from "zod";
+import { defineOperation, PreserializedJson } from "../../operations/operation.js";
 import { gradeJsonForNpi } from "../../services/grades.js";
-import { metered } from "../metering.js";
-import { NpiParamsSchema, npiParam } from "../params.js";
-import { defineRoute } from "../route.js";
 
-export const gradeLookupRoute = defineRoute({
-  method: "get",
-  path: "/v1/a2a/grade/:npi",
+export const NpiInputSchema = z.strictObject({ npi: NpiSchema });
+
+export const gradeOperation = defineOperation({
+  id: "getGrade",
+  method: "hipaa.grade",
   group: "b",
-  operationId: "getGrade",
   summary: "Look up a practice's compliance score and letter grade",
   description:
-    "Returns the unified grade record (external + internal + administrative coverage) computed from stored findings. " +
-    `Costs ${CREDIT_PRICES.grade} credits, charged only when a grade is returned.`,
-  params: NpiParamsSchema,
-  responses: { 200: { description: "The grade record", schema: GradeRecordSchema } },
-  errors: [
-    "invalid_npi",
-    "npi_not_found",
-    "no_grade_yet",
-    "insufficient_credits",
-    "missing_credentials",
-    "invalid_credentials",
-    "key_revoked",
-    "rate_limited",
-  ],
-  price: "grade",
-  async handler(ctx, deps) {
-    const npi = npiParam(ctx);
-    ctx.state.auditResource = `practice:${npi}`;
-    const json = await metered(ctx, "grade", () => gradeJsonForNpi(deps, npi));
-    ctx.type = "application/json";
-    ctx.body = json;
+    "The unified grade record of a practice by NPI: 0–100 score, A–F grade, per-category scores and weights, " +
+    "coverage of external, internal and administrative data, caps applied and the scoring version. A grade is a " +
+    `rating any valid key may look up. Costs ${CREDIT_PRICES.grade} credits, charged only when a grade is returned.`,
+  input: NpiInputSchema,
+  output: GradeRecordSchema,
+  price: { kind: "metered", operation: "grade" },
+  errors: ["invalid_npi", "npi_not_found", "no_grade_yet"],
+  readOnly: true,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "get", path: "/v1/a2a/grade/:npi" },
+  async run({ npi }, call) {
+    call.setResource(`practice:${npi}`);
+    // Served as the stored text: it was validated against GradeRecordSchema when it was stored.
+    return new PreserializedJson(await gradeJsonForNpi(call.deps, npi));
   },
 });

@@ -3,20 +3,23 @@ import {
   AgentRegistrationResponseSchema,
   DeployTokenResponseSchema,
   describeExceededLimit,
+  NpiSchema,
   SCAN_UPLOAD_LIMITS,
-  ScanResultDocumentSchema,
   ScanUploadAcceptanceSchema,
   type ScanUploadLimitExceeded,
   UPLOAD_HEADERS,
 } from "@hcs/protocol";
 import { z } from "zod";
 import { isServiceError, ServiceError } from "../../errors.js";
-import { readJson, readRawBody } from "../../http/body.js";
+import { readRawBody } from "../../http/body.js";
 import type { HcsContext } from "../../http/state.js";
+import { defineOperation } from "../../operations/operation.js";
 import { acceptScanUpload, registerAgent } from "../../services/agents.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
-import { NpiParamsSchema, npiParam } from "../params.js";
-import { defineRoute } from "../route.js";
+
+const AGENT_ID = /^agt_[0-9A-Za-z]{16}$/;
+const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
+const SCAN_ID = /^[0-9a-f-]{36}$/i;
 
 const DeployOptionsSchema = z
   .strictObject({
@@ -29,90 +32,73 @@ const DeployOptionsSchema = z
   })
   .meta({ id: "DeployTokenOptions" });
 
-export const deployTokenRoute = defineRoute({
-  method: "post",
-  path: "/v1/a2a/network/deploy/:npi",
+export const deployTokenOperation = defineOperation({
+  id: "createDeployToken",
   group: "b",
-  operationId: "createDeployToken",
   summary: "Get a deploy token for the internal network scanner of a practice you own",
   description:
     "No body needed: the token is valid 24 hours for one registration. An optional JSON body may set expires_in_hours " +
     "(1–720) and max_uses (1–1000). The token carries the server URL and the CA's SHA-256 pin; `hcs-scanner register " +
     "--key <token>` needs nothing else. Shown once, stored hashed.",
-  params: NpiParamsSchema,
-  body: DeployOptionsSchema,
-  responses: { 201: { description: "The deploy token and install instructions", schema: DeployTokenResponseSchema } },
-  errors: [
-    "invalid_npi",
-    "npi_not_found",
-    "forbidden",
-    "invalid_json",
-    "invalid_body",
-    "missing_credentials",
-    "invalid_credentials",
-    "key_revoked",
-    "rate_limited",
-  ],
-  async handler(ctx, deps) {
-    const npi = npiParam(ctx);
-    ctx.state.auditResource = `practice:${npi}`;
-    const hasBody = Number(ctx.get("Content-Length") || 0) > 0 || ctx.get("Transfer-Encoding") !== "";
-    const options = hasBody ? await readJson(ctx, DeployOptionsSchema) : {};
-    const caller = ctx.state.caller!;
-    ctx.status = 201;
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = await issueDeployToken(deps, {
-      accountId: caller.accountId,
-      keyId: caller.keyId,
-      npi,
-      serverUrl: deps.config.publicUrl,
-      caSha256: deps.tls.caSha256,
-      ...(options.expires_in_hours ? { expiresInHours: options.expires_in_hours } : {}),
-      ...(options.max_uses ? { maxUses: options.max_uses } : {}),
+  input: DeployOptionsSchema.extend({ npi: NpiSchema }),
+  output: DeployTokenResponseSchema,
+  errors: ["invalid_npi", "npi_not_found", "forbidden"],
+  readOnly: false,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "post", path: "/v1/a2a/network/deploy/:npi", status: 201, headers: { "Cache-Control": "no-store" } },
+  async run(input, call) {
+    call.setResource(`practice:${input.npi}`);
+    return issueDeployToken(call.deps, {
+      accountId: call.caller!.accountId,
+      keyId: call.caller!.keyId,
+      npi: input.npi,
+      serverUrl: call.deps.config.publicUrl,
+      caSha256: call.deps.tls.caSha256,
+      ...(input.expires_in_hours ? { expiresInHours: input.expires_in_hours } : {}),
+      ...(input.max_uses ? { maxUses: input.max_uses } : {}),
     });
   },
 });
 
-export const registerAgentRoute = defineRoute({
-  method: "post",
-  path: "/v1/a2a/network/register",
+export const registerAgentOperation = defineOperation({
+  id: "registerAgent",
   group: "b-open",
-  operationId: "registerAgent",
   summary: "Register a scanner with a deploy token and its Ed25519 public key",
   description:
     "Authenticated by the deploy token (no API key). `proof` is the Ed25519 signature, with the new key, of " +
     '"hcs-agent-register-v1\\n<public_key>\\n<deploy_token>". 401 when the token is unknown, expired or revoked (also when the API key that created it was revoked); 409 when used up.',
-  body: AgentRegistrationRequestSchema,
-  responses: { 201: { description: "The agent id", schema: AgentRegistrationResponseSchema } },
+  input: AgentRegistrationRequestSchema,
+  output: AgentRegistrationResponseSchema,
   errors: [
-    "invalid_json",
-    "invalid_body",
-    "unsupported_media_type",
     "invalid_credentials",
     "invalid_signature",
     "deploy_token_expired",
     "deploy_token_revoked",
     "deploy_token_used",
-    "rate_limited",
   ],
-  async handler(ctx, deps) {
-    const request = await readJson(ctx, AgentRegistrationRequestSchema);
-    const registered = await registerAgent(deps, request, deps.config.publicUrl);
-    ctx.state.auditResource = `agent:${registered.agent_id}`;
-    ctx.status = 201;
-    ctx.body = registered;
+  readOnly: false,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "post", path: "/v1/a2a/network/register", status: 201 },
+  async run(input, call) {
+    const registered = await registerAgent(call.deps, input, call.deps.config.publicUrl);
+    call.setResource(`agent:${registered.agent_id}`);
+    return registered;
   },
 });
 
-const AGENT_ID = /^agt_[0-9A-Za-z]{16}$/;
-const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
-const SCAN_ID = /^[0-9a-f-]{36}$/i;
+/** A signed upload as the route receives it: the agent's headers and the exact bytes they sign. */
+const SignedUploadSchema = z.strictObject({
+  agent_id: z.string().regex(AGENT_ID, "an agent id"),
+  signature: z.string().regex(SIGNATURE, "an Ed25519 signature, base64url"),
+  idempotency_key: z.string().regex(SCAN_ID, "the scan's scan_id (a UUID)"),
+  body: z.instanceof(Buffer),
+});
 
-export const uploadResultsRoute = defineRoute({
-  method: "post",
-  path: "/v1/a2a/network/results",
+export const uploadResultsOperation = defineOperation({
+  id: "uploadScanResults",
   group: "b-open",
-  operationId: "uploadScanResults",
   summary: "Upload an internal scan (signed by the scanner agent)",
   description:
     `Authenticated by the agent's Ed25519 signature (no API key): ${UPLOAD_HEADERS.agent}, ${UPLOAD_HEADERS.signature} ` +
@@ -124,13 +110,9 @@ export const uploadResultsRoute = defineRoute({
     '{limit: "upload_bytes" | "findings_per_upload" | "findings_per_host" | "hosts_per_upload", max, actual, host?}; ' +
     "hcs-scanner caps its uploads to these limits. The raw document is not stored: a summary, the latest phase facts " +
     "and the body's SHA-256 are.",
-  body: ScanResultDocumentSchema,
-  responses: {
-    201: { description: "Stored; the practice's unified grade", schema: ScanUploadAcceptanceSchema },
-    200: { description: "Already stored (replay)", schema: ScanUploadAcceptanceSchema },
-  },
+  input: SignedUploadSchema,
+  output: ScanUploadAcceptanceSchema,
   errors: [
-    "invalid_json",
     "invalid_body",
     "unsupported_media_type",
     "payload_too_large",
@@ -138,32 +120,49 @@ export const uploadResultsRoute = defineRoute({
     "invalid_signature",
     "agent_revoked",
     "idempotency_conflict",
-    "rate_limited",
   ],
-  async handler(ctx, deps) {
-    const agentId = ctx.get(UPLOAD_HEADERS.agent);
-    const signature = ctx.get(UPLOAD_HEADERS.signature);
-    const idempotencyKey = ctx.get(UPLOAD_HEADERS.idempotencyKey);
-    if (!AGENT_ID.test(agentId) || !SIGNATURE.test(signature)) {
-      throw new ServiceError(
-        "invalid_signature",
-        `send ${UPLOAD_HEADERS.agent} and ${UPLOAD_HEADERS.signature} (Ed25519, base64url)`,
-      );
-    }
-    if (!SCAN_ID.test(idempotencyKey))
-      throw new ServiceError("invalid_body", "Idempotency-Key must be the scan's scan_id (a UUID)");
-    if (!ctx.is("application/json"))
-      throw new ServiceError("unsupported_media_type", "send the scan document as application/json");
-    const raw = await readUploadBody(ctx);
-    ctx.state.auditResource = `scan:${idempotencyKey.toLowerCase()}`;
-    const { created, acceptance } = await acceptScanUpload(deps, {
-      agentId,
-      idempotencyKey: idempotencyKey.toLowerCase(),
-      signature,
-      raw,
+  inputErrors: {
+    agent_id: {
+      code: "invalid_signature",
+      message: `send ${UPLOAD_HEADERS.agent} and ${UPLOAD_HEADERS.signature} (Ed25519, base64url)`,
+    },
+    signature: {
+      code: "invalid_signature",
+      message: `send ${UPLOAD_HEADERS.agent} and ${UPLOAD_HEADERS.signature} (Ed25519, base64url)`,
+    },
+    idempotency_key: { code: "invalid_body", message: "Idempotency-Key must be the scan's scan_id (a UUID)" },
+  },
+  readOnly: false,
+  openWorld: false,
+  implemented: true,
+  rest: {
+    method: "post",
+    path: "/v1/a2a/network/results",
+    status: 201,
+    answer: (acceptance: { duplicate: boolean }) => ({ status: acceptance.duplicate ? 200 : 201 }),
+    async input(ctx) {
+      // The headers are checked before the body is read; the schema above words what is wrong with them.
+      const headers = {
+        agent_id: ctx.get(UPLOAD_HEADERS.agent),
+        signature: ctx.get(UPLOAD_HEADERS.signature),
+        idempotency_key: ctx.get(UPLOAD_HEADERS.idempotencyKey),
+      };
+      if (!SignedUploadSchema.omit({ body: true }).safeParse(headers).success) return headers;
+      if (!ctx.is("application/json"))
+        throw new ServiceError("unsupported_media_type", "send the scan document as application/json");
+      return { ...headers, body: await readUploadBody(ctx) };
+    },
+  },
+  async run(input, call) {
+    const scanId = input.idempotency_key.toLowerCase();
+    call.setResource(`scan:${scanId}`);
+    const { acceptance } = await acceptScanUpload(call.deps, {
+      agentId: input.agent_id,
+      idempotencyKey: scanId,
+      signature: input.signature,
+      raw: input.body,
     });
-    ctx.status = created ? 201 : 200;
-    ctx.body = acceptance;
+    return acceptance;
   },
 });
 

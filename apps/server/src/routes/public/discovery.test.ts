@@ -5,10 +5,12 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { canonicalJson, ReputationSnapshotSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { agentSkills } from "../../a2a/agent-card.js";
 import { httpRequestTo } from "../../lab/https-client.js";
+import { documentedOperations } from "../../openapi/document.js";
 import { accountWithKey, completedJobRow, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
-import { ROUTES } from "../index.js";
+import { CATALOGUE } from "../catalogue.js";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -46,8 +48,13 @@ describe("A2A agent card", () => {
     });
     expect(card.defaultInputModes).toEqual(["application/json"]);
     expect(card.provider?.organization).toBe("HCS");
-    const groupB = ROUTES.filter((r) => r.group === "b" || r.group === "b-open");
-    expect(card.skills.map((s) => s.id).sort()).toEqual(groupB.map((r) => r.operationId).sort());
+    // The card's skills are exactly the catalogue's served agent methods.
+    expect(card.skills.map((s) => s.id).sort()).toEqual(
+      agentSkills(CATALOGUE.operations)
+        .map((op) => op.method)
+        .sort(),
+    );
+    expect(card.capabilities?.pushNotifications).toBeFalsy();
   });
 
   it("round-trips through the SDK's AgentCard codec unchanged (no unknown or mistyped fields)", async () => {
@@ -55,7 +62,8 @@ describe("A2A agent card", () => {
     const json = res.json;
     expect(AgentCard.toJSON(AgentCard.fromJSON(json))).toEqual(json);
     const pricing = json.capabilities.extensions[0].params;
-    expect(pricing.credit_prices.grade).toBe(25);
+    expect(pricing.credits_per_call["hipaa.grade"]).toBe(25);
+    expect(pricing.credits_per_call["hipaa.scan"]).toBe(150);
     expect(pricing.rate_limits_per_minute).toEqual({ standard: 60, bulk: 600 });
   });
 
@@ -71,7 +79,7 @@ describe("A2A agent card", () => {
 });
 
 describe("OpenAPI document", () => {
-  it("is valid OpenAPI 3.1 (swagger-parser) and covers every Group B route that exists", async () => {
+  it("is valid OpenAPI 3.1 (swagger-parser) and lists exactly the served REST operations and public documents", async () => {
     const res = await t.request("/openapi-a2a.yaml");
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toContain("yaml");
@@ -81,12 +89,22 @@ describe("OpenAPI document", () => {
       paths: Record<string, Record<string, unknown>>;
     };
     expect(validated.openapi).toBe("3.1.0");
-    for (const r of ROUTES.filter((x) => x.group === "b" || x.group === "b-open")) {
-      const path = r.path.replace(/:([A-Za-z_]+)/g, "{$1}");
-      expect(doc.paths[path]?.[r.method], `${r.method} ${path}`).toBeDefined();
-      const success = Object.keys(doc.paths[path][r.method].responses).filter((s) => s.startsWith("2"));
-      expect(success.sort(), `${r.method} ${path}`).toEqual(Object.keys(r.responses).sort());
+    const documented = documentedOperations(CATALOGUE);
+    const expected = [
+      ...documented.map((op) => `${op.rest!.method} ${op.rest!.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`),
+      ...CATALOGUE.publicRoutes.filter((r) => !r.internal).map((r) => `get ${r.path}`),
+    ].sort();
+    const listed = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`))
+      .sort();
+    expect(listed).toEqual(expected);
+    for (const op of documented) {
+      const path = op.rest!.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+      const success = Object.keys(doc.paths[path][op.rest!.method].responses).filter((s) => s.startsWith("2"));
+      expect(success, `${op.rest!.method} ${path}`).toEqual([String(op.rest!.status ?? 200)]);
     }
+    // Operations whose issue has not landed are not advertised.
+    expect(doc.paths["/v1/a2a/sra/{npi}"]).toBeUndefined();
     const grade = doc.paths["/v1/a2a/grade/{npi}"].get;
     expect(grade.security).toEqual([{ ApiKey: [] }]);
     expect(Object.keys(grade.responses).sort()).toEqual(["200", "400", "401", "402", "403", "404", "429"]);

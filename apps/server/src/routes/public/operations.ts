@@ -1,6 +1,7 @@
+import { httpStatusFor } from "@hcs/protocol";
 import { z } from "zod";
-import { ServiceError } from "../../errors.js";
-import { defineRoute, type RouteDef } from "../route.js";
+import { errorBody } from "../../http/error-body.js";
+import { definePublicRoute, type PublicRoute } from "../route.js";
 
 /** How long readiness waits for the store before the instance is reported not ready. */
 const READINESS_TIMEOUT_MS = 1_000;
@@ -10,48 +11,46 @@ const READINESS_TIMEOUT_MS = 1_000;
  * audited or rate-limited, and only readiness touches the store (bounded to a second): a load balancer's probes
  * must get an answer whatever the database is doing.
  */
-export const operationsRoutes: RouteDef[] = [
-  defineRoute({
-    method: "get",
+export const operationsRoutes: PublicRoute[] = [
+  definePublicRoute({
     path: "/healthz",
-    group: "public",
     internal: true,
-    operationId: "healthz",
+    id: "healthz",
     summary: "Liveness: the process answers",
-    responses: { 200: { description: "alive", schema: z.object({ status: z.literal("ok") }) } },
-    errors: [],
+    response: { description: "alive", schema: z.object({ status: z.literal("ok") }) },
     async handler(ctx) {
       ctx.body = { status: "ok" };
     },
   }),
-  defineRoute({
-    method: "get",
+  definePublicRoute({
     path: "/readyz",
-    group: "public",
     internal: true,
-    operationId: "readyz",
-    summary: "Readiness: the store answers within a second",
-    responses: { 200: { description: "ready", schema: z.object({ status: z.literal("ready"), store: z.string() }) } },
-    errors: ["unavailable"],
+    id: "readyz",
+    summary: "Readiness: the store answers within a second (503 unavailable otherwise)",
+    response: { description: "ready", schema: z.object({ status: z.literal("ready"), store: z.string() }) },
     async handler(ctx, deps) {
       if (!(await deps.store.ping(READINESS_TIMEOUT_MS))) {
         ctx.set("Retry-After", "1");
-        throw new ServiceError("unavailable", `the store did not answer within ${READINESS_TIMEOUT_MS} ms`, {
-          store: deps.store.engine,
-        });
+        ctx.status = httpStatusFor("unavailable");
+        ctx.body = errorBody(
+          "unavailable",
+          `the store did not answer within ${READINESS_TIMEOUT_MS} ms`,
+          ctx.state.requestId,
+          {
+            store: deps.store.engine,
+          },
+        );
+        return;
       }
       ctx.body = { status: "ready", store: deps.store.engine };
     },
   }),
-  defineRoute({
-    method: "get",
+  definePublicRoute({
     path: "/metrics",
-    group: "public",
     internal: true,
-    operationId: "metrics",
+    id: "metrics",
     summary: "Prometheus metrics",
-    responses: { 200: { description: "metrics in the Prometheus text format", contentType: "text/plain" } },
-    errors: [],
+    response: { description: "metrics in the Prometheus text format", contentType: "text/plain" },
     async handler(ctx, deps) {
       ctx.type = deps.metrics.registry.contentType;
       ctx.body = await deps.metrics.registry.metrics();

@@ -4,6 +4,7 @@ import { jobsMigration } from "./002-jobs.js";
 import { agentsMigration } from "./003-agents.js";
 import { scanUploadSummaryMigration } from "./004-scan-upload-summary.js";
 import { webhookReceiverMigration } from "./005-webhook-receiver.js";
+import { auditTransportMigration } from "./006-audit-transport.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -14,5 +15,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "003-agents": agentsMigration(engine),
     "004-scan-upload-summary": scanUploadSummaryMigration(engine),
     "005-webhook-receiver": webhookReceiverMigration(engine),
+    "006-audit-transport": auditTransportMigration(engine),
   };
 }

@@ -1,0 +1,30 @@
+import { CREDIT_PRICES, type ErrorCode } from "@hcs/protocol";
+import type { Operation } from "./operation.js";
+
+/** The errors the call pipeline itself may answer for an operation (credentials, limits, credits, transport). */
+export function pipelineErrors(op: Operation): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (op.group === "a" || op.group === "b") codes.push("missing_credentials", "invalid_credentials", "key_revoked");
+  if (op.group === "a") codes.push("plan_required");
+  if (op.group !== "public") codes.push("rate_limited");
+  if (op.price) codes.push("insufficient_credits");
+  if (op.rest?.method === "post") codes.push("invalid_json", "unsupported_media_type", "payload_too_large");
+  codes.push(op.rest?.method === "get" ? "invalid_query" : "invalid_body");
+  if (!op.implemented) codes.push("not_implemented");
+  return codes;
+}
+
+/** What a call costs, in words for documents ("Costs 25 credits", "Free"). */
+export function priceText(op: Operation): string {
+  const price = op.price;
+  if (!price) return "Free";
+  if (price.kind === "computed") return `Costs ${price.describe}`;
+  return `Costs ${CREDIT_PRICES[price.operation]} credits`;
+}
+
+/** The credits of one call as a number when it is fixed, for the agent card's price list (null when it varies). */
+export function fixedCredits(op: Operation): number | null {
+  const price = op.price;
+  if (!price) return 0;
+  return price.kind === "computed" ? null : CREDIT_PRICES[price.operation];
+}

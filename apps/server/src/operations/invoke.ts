@@ -1,0 +1,280 @@
+import { CREDIT_PRICES, GROUP_A_PLANS, httpStatusFor } from "@hcs/protocol";
+import type { Transaction } from "kysely";
+import type { AppDeps } from "../app-deps.js";
+import { isServiceError, ServiceError } from "../errors.js";
+import { anonymousBucketOf } from "../http/client-address.js";
+import {
+  countRequest,
+  groupAPolicy,
+  groupBPolicy,
+  type RatePolicy,
+  rateLimitedError,
+  type WindowState,
+  wouldExceed,
+} from "../http/rate-limit.js";
+import type { Caller } from "../services/api-keys.js";
+import { type AuditEvent, appendAuditEvent, outcomeOf } from "../services/audit.js";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, storeUnavailableError } from "../store/availability.js";
+import type { Database } from "../store/schema.js";
+import { inputError } from "./input-errors.js";
+import { type Operation, type OperationCall, PreserializedJson, type Transport } from "./operation.js";
+import { isEmptyPlan, type Settled, settle } from "./settle.js";
+
+/** The credentials a transport found on the request: the caller, or why a presented key was refused. */
+export interface Credentials {
+  readonly caller: Caller | null;
+  /** missing_credentials, invalid_credentials or key_revoked — raised only if the operation needs a key. */
+  readonly refused: ServiceError | null;
+}
+
+export interface Invocation {
+  readonly operation: Operation;
+  /** The raw input, fetched only once the call is authorized and counted (a refused call's body is never read). */
+  readonly input: () => unknown;
+  readonly credentials: Credentials;
+  readonly transport: Transport;
+  readonly requestId: string;
+  readonly clientIp: string;
+  /** A HEAD request: answered as GET is, never charged. */
+  readonly headOnly?: boolean;
+  /** Checks that must pass before the input is read (https behind a proxy, the announced body size). */
+  readonly guard?: () => void;
+}
+
+/** What the caller's transport needs to answer: the outcome and the accounting that goes with it. */
+export interface CallMeta {
+  /** Rate-limit windows after this call was counted (null when it was not counted: public operations). */
+  readonly rate: readonly WindowState[] | null;
+  readonly retryAfter: number | null;
+  /** Credits taken by this call and the balance after, when it was charged. */
+  readonly charged: { readonly credits: number; readonly balance: number } | null;
+}
+
+export type InvokeResult =
+  | ({ readonly ok: true; readonly output: unknown } & CallMeta)
+  | ({ readonly ok: false; readonly error: ServiceError } & CallMeta);
+
+/** The rate-limit policy a call is counted under (null: public operations are not limited). */
+function policyFor(operation: Operation, caller: Caller | null, clientIp: string): RatePolicy | null {
+  switch (operation.group) {
+    case "a":
+    case "a-open":
+      return groupAPolicy(caller, anonymousBucketOf(clientIp));
+    case "b":
+    case "b-open":
+      return groupBPolicy(caller, anonymousBucketOf(clientIp));
+    default:
+      return null;
+  }
+}
+
+/** Refuses a call whose credentials do not fit the operation (after it has been counted). */
+function authorize(operation: Operation, credentials: Credentials): Caller | null {
+  if (operation.group !== "a" && operation.group !== "b") return credentials.caller;
+  const caller = credentials.caller;
+  if (!caller) {
+    throw (
+      credentials.refused ??
+      new ServiceError(
+        "missing_credentials",
+        operation.group === "a"
+          ? "send your API key as Authorization: Bearer <key>"
+          : "send your API key in the X-API-Key header",
+      )
+    );
+  }
+  if (operation.group === "a" && !GROUP_A_PLANS.includes(caller.plan)) {
+    throw new ServiceError(
+      "plan_required",
+      "practice management (Group A) API access requires a Professional or Enterprise plan",
+      { plan: caller.plan, required: GROUP_A_PLANS },
+    );
+  }
+  return caller;
+}
+
+/** Credits a successful call costs when the settlement takes them (0 when the handler charged, or nothing is due). */
+function creditsOf(operation: Operation, input: unknown, output: unknown): number {
+  const price = operation.price;
+  if (!price || price.kind === "charged_by_handler") return 0;
+  if (price.kind === "metered") return CREDIT_PRICES[price.operation];
+  const value = output instanceof PreserializedJson ? output.value() : output;
+  return (price.credits as (i: unknown, o: unknown) => number)(input, value);
+}
+
+/**
+ * Every call of every operation, whatever transport carried it: authorize → count against the rate limit →
+ * validate → run → settle (the rate-limit count of a call that changes nothing, the charge of a metered one, and
+ * the audit event named by operation and transport, in one group commit, before the answer is sent). Never throws:
+ * the result says what to answer. A refused call is still counted, so guessing keys is rate-limited too.
+ */
+export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResult> {
+  const started = process.hrtime.bigint();
+  const { operation, credentials } = inv;
+  const caller = credentials.caller;
+  const policy = policyFor(operation, caller, inv.clientIp);
+  let resource: string | null = null;
+  let inlineStatus: number | null = null;
+  let windows: WindowState[] | null = null;
+  let countInSettlement = false;
+  let parsedInput: unknown;
+
+  const auditFor = (status: number): AuditEvent | null => {
+    if (inlineStatus === status) return null;
+    // Calls made with a key are audited whatever their outcome; anonymous ones only when they changed something.
+    if (caller === null && (operation.readOnly || status >= 400)) return null;
+    return {
+      at: deps.now().toISOString(),
+      request_id: inv.requestId,
+      actor_key_id: caller?.keyId ?? null,
+      actor_account_id: caller?.accountId ?? null,
+      action: operation.method ?? operation.id,
+      transport: inv.transport,
+      resource,
+      outcome: outcomeOf(status),
+      status,
+      client_ip: inv.clientIp,
+      duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+    };
+  };
+
+  const meta = (settled: Settled | null, retryAfter: number | null): CallMeta => ({
+    rate: settled?.windows ?? windows,
+    retryAfter: settled?.limited?.retryAfter ?? retryAfter,
+    charged: null,
+  });
+
+  /** Settles a failed call (its count, its audit event) and reports the failure. */
+  const fail = async (error: ServiceError, retryAfter: number | null = null): Promise<InvokeResult> => {
+    const status = httpStatusFor(error.code);
+    const plan = {
+      rate: countInSettlement ? policy : null,
+      charge: null,
+      audit: auditFor,
+      status,
+      reference: inv.requestId,
+      nowMs: deps.now().getTime(),
+    };
+    if (isEmptyPlan(plan)) return { ok: false, error, ...meta(null, retryAfter) };
+    try {
+      const settled = await settle(deps, plan);
+      return { ok: false, error: settled.veto ?? error, ...meta(settled, retryAfter) };
+    } catch (err) {
+      return settlementFailed(err);
+    }
+  };
+
+  const settlementFailed = (err: unknown): InvokeResult => {
+    deps.logger.error(
+      { err, request_id: inv.requestId, action: operation.method ?? operation.id },
+      "call could not be settled (audit event not written); answered with an error instead",
+    );
+    const unavailable = isStoreUnavailable(err);
+    return {
+      ok: false,
+      error: unavailable
+        ? storeUnavailableError()
+        : new ServiceError("internal", "internal error; quote the request id when reporting it"),
+      rate: windows,
+      retryAfter: unavailable ? STORE_RETRY_AFTER_SECONDS : null,
+      charged: null,
+    };
+  };
+
+  /** Maps what a stage threw: a typed error is the answer; a store that did not answer is 503 with nothing more written. */
+  const failWith = async (err: unknown): Promise<InvokeResult> => {
+    if (isStoreUnavailable(err)) {
+      deps.logger.warn({ err, request_id: inv.requestId }, "store unavailable");
+      return {
+        ok: false,
+        error: storeUnavailableError(),
+        rate: windows,
+        retryAfter: STORE_RETRY_AFTER_SECONDS,
+        charged: null,
+      };
+    }
+    if (isServiceError(err)) return fail(err, err.code === "rate_limited" ? retryAfterOf(err) : null);
+    deps.logger.error({ err, request_id: inv.requestId, action: operation.method ?? operation.id }, "unhandled error");
+    return fail(new ServiceError("internal", "internal error; quote the request id when reporting it"));
+  };
+
+  try {
+    // Counting: a call that changes nothing is counted in its settlement (a quick read refuses callers already
+    // over the limit; the settlement refuses, uncharged, one that raced past the read). A call that may act at
+    // once (create a job, issue a key) is counted before it runs.
+    if (policy) {
+      if (operation.readOnly) {
+        countInSettlement = true;
+        if (await wouldExceed(deps, policy)) throw new ServiceError("rate_limited", "rate limit exceeded");
+      } else {
+        windows = await countRequest(deps, policy);
+        const limited = rateLimitedError(windows, deps.now().getTime());
+        if (limited) return fail(limited.error, limited.retryAfter);
+      }
+    }
+    const who = authorize(operation, credentials);
+    inv.guard?.();
+    if (!operation.implemented) {
+      throw new ServiceError(
+        "not_implemented",
+        `${operation.method ?? operation.id} is registered but not served by this release yet`,
+        { operation: operation.method ?? operation.id },
+      );
+    }
+    const raw = await inv.input();
+    const parsed = operation.input.safeParse(raw);
+    if (!parsed.success) {
+      const query = inv.transport === "rest" && operation.rest?.method === "get";
+      throw inputError(parsed.error, raw, operation.inputErrors, query ? "invalid_query" : "invalid_body");
+    }
+    parsedInput = parsed.data;
+    const call: OperationCall = {
+      deps,
+      caller: who,
+      transport: inv.transport,
+      requestId: inv.requestId,
+      clientIp: inv.clientIp,
+      setResource(r) {
+        resource = r;
+      },
+      async auditIn(trx: Transaction<Database>, status: number) {
+        const event = auditFor(status);
+        if (event) await appendAuditEvent(deps.store.hot, trx, event);
+        inlineStatus = status;
+      },
+    };
+    const output = await operation.run(parsedInput, call);
+    const credits = inv.headOnly || !who ? 0 : creditsOf(operation, parsedInput, output);
+    const status = operation.rest?.status ?? 200;
+    const plan = {
+      rate: countInSettlement ? policy : null,
+      charge: credits > 0 && who ? { accountId: who.accountId, operation: operation.price!.operation, credits } : null,
+      audit: auditFor,
+      status,
+      reference: inv.requestId,
+      nowMs: deps.now().getTime(),
+    };
+    if (isEmptyPlan(plan)) return { ok: true, output, rate: windows, retryAfter: null, charged: null };
+    let settled: Settled;
+    try {
+      settled = await settle(deps, plan);
+    } catch (err) {
+      return settlementFailed(err);
+    }
+    if (settled.veto) return { ok: false, error: settled.veto, ...meta(settled, null) };
+    return {
+      ok: true,
+      output,
+      rate: settled.windows ?? windows,
+      retryAfter: null,
+      charged: plan.charge ? { credits: plan.charge.credits, balance: settled.balance ?? 0 } : null,
+    };
+  } catch (err) {
+    return failWith(err);
+  }
+}
+
+function retryAfterOf(err: ServiceError): number | null {
+  const s = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+  return typeof s === "number" ? s : null;
+}

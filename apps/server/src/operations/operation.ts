@@ -1,0 +1,125 @@
+import type { ErrorCode, MeteredOperation } from "@hcs/protocol";
+import type { Transaction } from "kysely";
+import type { z } from "zod";
+import type { AppDeps } from "../app-deps.js";
+import type { Caller } from "../services/api-keys.js";
+import type { Database } from "../store/schema.js";
+import type { InputErrorCodes } from "./input-errors.js";
+
+/** The protocols an operation can be called over; each call's audit event names the one it came by. */
+export type Transport = "rest" | "jsonrpc" | "mcp" | "a2a";
+
+/**
+ * Which credentials an operation needs, and whose limits count its calls: Group B (any valid key; 60 or 600 a
+ * minute per key), Group B without a key (`b-open`: authenticated otherwise — a deploy token, an agent signature —
+ * or not at all, counted per client address), Group A (a Professional or Enterprise key; 100 a minute and 1000 an
+ * hour; `a-open` is its answer to paths no operation serves), or none (public documents: never limited or charged; audited only when a caller presented a key anyway).
+ */
+export type OperationGroup = "a" | "a-open" | "b" | "b-open" | "public";
+
+/** What an operation's handler gets besides its validated input. */
+export interface OperationCall {
+  readonly deps: AppDeps;
+  /** The authenticated key (always set for Group A and B operations; null for public ones called anonymously). */
+  readonly caller: Caller | null;
+  readonly transport: Transport;
+  readonly requestId: string;
+  /** The client's address (per-address allowances, such as free keys). */
+  readonly clientIp: string;
+  /** Names what the call acted on, for its audit event (e.g. `practice:1234567893`). */
+  setResource(resource: string): void;
+  /**
+   * Writes the call's audit event inside a transaction the handler commits anyway — the one that takes a scan's
+   * credits and creates its job — so the event is durable exactly when the effect is (and a group commit is saved).
+   */
+  auditIn(trx: Transaction<Database>, status: number): Promise<void>;
+}
+
+/** How an operation is reached over REST (its OpenAPI entry is generated from the same declaration). */
+export interface RestBinding {
+  readonly method: "get" | "post";
+  /** Koa path pattern; `:name` segments become input fields of the same name. */
+  readonly path: string;
+  /** Status of a successful answer (default 200). */
+  readonly status?: number;
+  /** Headers of a successful answer (e.g. Cache-Control). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Status and headers that depend on the result (a replayed upload answers 200, a new one 201). */
+  readonly answer?: (output: never) => { readonly status?: number; readonly headers?: Record<string, string> };
+  /**
+   * Where the input comes from when it is not the path parameters, the query and the JSON body (a scan upload
+   * is signed raw bytes plus headers). Called only after the call is authorized and counted.
+   */
+  readonly input?: (ctx: import("../http/state.js").HcsContext) => Promise<unknown>;
+}
+
+/**
+ * What a call costs: a metered price charged when the call succeeds (in the settlement, with its audit event), a
+ * price the handler charges itself inside its own transaction (a scan: charge and job commit together), or a price
+ * that depends on the call (a batch is charged per NPI that has a grade).
+ */
+export type Price =
+  | { readonly kind: "metered"; readonly operation: MeteredOperation }
+  | { readonly kind: "charged_by_handler"; readonly operation: MeteredOperation }
+  | {
+      readonly kind: "computed";
+      readonly operation: MeteredOperation;
+      /** A sentence for documents: "25 credits per NPI that has a grade". */
+      readonly describe: string;
+      readonly credits: (input: never, output: never) => number;
+    };
+
+/**
+ * One capability of the service, declared once: REST routes, JSON-RPC methods, MCP tools and A2A skills are
+ * bindings of these declarations, and every call goes through the same pipeline (see invoke.ts).
+ */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** Stable id (OpenAPI operationId, REST-only audit action), e.g. `getGrade`. */
+  readonly id: string;
+  /**
+   * The agent-facing method name (`hipaa.grade`): a JSON-RPC method, the MCP tool `hipaa_grade`, the A2A skill
+   * `hipaa.grade`. Absent for operations served over REST only.
+   */
+  readonly method?: string;
+  readonly group: OperationGroup;
+  /** One line (OpenAPI summary, MCP tool title, A2A skill name). */
+  readonly summary: string;
+  /** What it does, for agents and developers (OpenAPI, MCP tool description, A2A skill description). */
+  readonly description: string;
+  readonly input: I;
+  readonly output: O;
+  readonly price?: Price;
+  /** Error codes the operation itself can answer (the pipeline's own — credentials, limits, credits — are added). */
+  readonly errors: readonly ErrorCode[];
+  readonly inputErrors?: InputErrorCodes;
+  /** Changes nothing (MCP readOnlyHint; its rate-limit count joins the settlement, as a GET's does). */
+  readonly readOnly: boolean;
+  /** Reaches beyond the service's own records — a scan contacts the practice's hosts (MCP openWorldHint). */
+  readonly openWorld: boolean;
+  readonly rest?: RestBinding;
+  /**
+   * False for an operation whose issue has not landed: registered (so its method is never "not found"), answering
+   * `not_implemented`, and left out of the agent card, the OpenAPI document and the MCP tool list.
+   */
+  readonly implemented: boolean;
+  run(input: z.output<I>, call: OperationCall): Promise<z.output<O> | PreserializedJson>;
+}
+
+/**
+ * A result already serialized as JSON text (a stored grade record): REST writes it as is and JSON-RPC splices it
+ * into the response, so the hot path never parses and re-serializes it; MCP and A2A parse it when they need an object.
+ */
+export class PreserializedJson {
+  constructor(readonly json: string) {}
+  value(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+/** Keeps literal operation declarations typed against their own schemas. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation {
+  return op as unknown as Operation;
+}
+
+/** The MCP tool name of an agent method: dots are refused by several clients, so `hipaa.grade` → `hipaa_grade`. */
+export const mcpToolName = (method: string) => method.replace(/\./g, "_");

@@ -1,0 +1,81 @@
+import type { Operation } from "../operations/operation.js";
+import { practiceOperation } from "./group-a/practice.js";
+import { batchOperation } from "./group-b/batch.js";
+import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
+import { controlsOperation } from "./group-b/controls.js";
+import {
+  listAgentsOperation,
+  listDeployTokensOperation,
+  revokeAgentOperation,
+  revokeDeployTokenOperation,
+} from "./group-b/enrolments.js";
+import { findingsOperation } from "./group-b/findings.js";
+import { freeKeyOperation } from "./group-b/free-keys.js";
+import { gradeOperation } from "./group-b/grade.js";
+import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
+import { plannedOperations } from "./group-b/planned.js";
+import { getJobOperation, scanOperation } from "./group-b/scans.js";
+import { discoveryRoutes } from "./public/discovery.js";
+import { operationsRoutes } from "./public/operations.js";
+import { reputationOperation } from "./public/reputation.js";
+import type { PublicRoute } from "./route.js";
+
+/**
+ * Everything the service does, declared once. The router mounts each operation's REST twin; JSON-RPC methods, MCP
+ * tools and A2A skills are bound to the operations with an agent method name; the OpenAPI document, the agent
+ * card, the MCP tool list and docs/api.md's method table are generated from (or tested against) this list.
+ */
+export interface Catalogue {
+  readonly operations: readonly Operation[];
+  /** Documents and operator endpoints served over HTTP only (agent card, OpenAPI, health, readiness, metrics). */
+  readonly publicRoutes: readonly PublicRoute[];
+}
+
+/** Every operation, in one literal list: the agent methods in DESIGN §7's order, then the REST-only operations. */
+export const OPERATIONS: readonly Operation[] = [
+  gradeOperation,
+  scanOperation,
+  findingsOperation,
+  ...plannedOperations,
+  batchOperation,
+  reputationOperation,
+  controlsOperation,
+  complianceStateOperation,
+  complianceDeltaOperation,
+  // REST only
+  getJobOperation,
+  freeKeyOperation,
+  deployTokenOperation,
+  registerAgentOperation,
+  uploadResultsOperation,
+  listAgentsOperation,
+  revokeAgentOperation,
+  listDeployTokensOperation,
+  revokeDeployTokenOperation,
+  practiceOperation,
+];
+
+export const CATALOGUE: Catalogue = {
+  operations: OPERATIONS,
+  publicRoutes: [...operationsRoutes, ...discoveryRoutes(() => CATALOGUE)],
+};
+
+/** Fails at start-up on a declaration that would shadow another (duplicate id, agent method or REST route). */
+export function assertUniqueDeclarations(catalogue: Catalogue): void {
+  const seen = new Set<string>();
+  const claim = (key: string) => {
+    if (seen.has(key)) throw new Error(`catalogue: ${key} is declared twice`);
+    seen.add(key);
+  };
+  for (const op of catalogue.operations) {
+    claim(`id ${op.id}`);
+    if (op.method) claim(`method ${op.method}`);
+    if (op.rest) claim(`route ${op.rest.method.toUpperCase()} ${op.rest.path}`);
+  }
+  for (const r of catalogue.publicRoutes) {
+    claim(`id ${r.id}`);
+    claim(`route GET ${r.path}`);
+  }
+}
+
+assertUniqueDeclarations(CATALOGUE);

@@ -1,0 +1,164 @@
+import { CREDIT_PRICES, NpiSchema } from "@hcs/protocol";
+import { z } from "zod";
+import { ServiceError } from "../../errors.js";
+import { defineOperation, type Operation } from "../../operations/operation.js";
+
+/*
+ * The agent methods of DESIGN §7 whose data arrives with later issues (administrative safeguards, the audit trail,
+ * threat and breach intelligence). They are declared now — input schemas, prices, REST twins — so that every one of
+ * the sixteen methods exists: a call is authorized and counted like any other and answered `not_implemented` (501,
+ * JSON-RPC -32051), never "method not found". They are left out of the agent card, the OpenAPI document and the
+ * MCP tool list until they are served. When an issue lands, its operation replaces the declaration here.
+ */
+
+const PlannedOutput = z.object({}).passthrough();
+
+const unserved = async (): Promise<never> => {
+  // invoke answers not_implemented before running an operation declared `implemented: false`.
+  throw new ServiceError("not_implemented", "not served by this release yet");
+};
+
+const planned = (op: Omit<Operation, "output" | "implemented" | "run" | "openWorld"> & { openWorld?: boolean }) =>
+  defineOperation({
+    ...op,
+    output: PlannedOutput,
+    implemented: false,
+    openWorld: op.openWorld ?? false,
+    run: unserved,
+  });
+
+const PolicyIdSchema = z.int().min(1).max(24);
+
+export const plannedOperations: readonly Operation[] = [
+  planned({
+    id: "getBreaches",
+    method: "hipaa.breach",
+    group: "b",
+    summary: "HHS OCR breach-portal matches for a practice",
+    description:
+      "Breaches of 500 or more records reported to HHS OCR that match the practice (by NPI, or by name and state), " +
+      "with match confidence, the practice's own reported incidents if the caller owns it, and the dataset date. " +
+      `Costs ${CREDIT_PRICES.breach} credits.`,
+    input: z
+      .strictObject({
+        npi: NpiSchema.optional(),
+        name: z.string().trim().min(2).max(200).optional(),
+        state: z
+          .string()
+          .regex(/^[A-Z]{2}$/, "a two-letter state code")
+          .optional(),
+      })
+      .refine((i) => i.npi !== undefined || (i.name !== undefined && i.state !== undefined), {
+        message: "give npi, or name and state",
+      }),
+    price: { kind: "metered", operation: "breach" },
+    errors: ["invalid_npi", "npi_not_found"],
+    readOnly: true,
+    rest: { method: "get", path: "/v1/a2a/breach/:npi" },
+  }),
+  planned({
+    id: "runRiskAssessment",
+    method: "hipaa.sra",
+    group: "b",
+    summary: "Security risk assessment of a practice you own",
+    description:
+      "A NIST SP 800-30 risk register (threat, vulnerability, likelihood, impact, level, controls in place and missing, " +
+      `evidence), the overall level and the gaps, from the scans and the questionnaire responses. Costs ${CREDIT_PRICES.sra} credits.`,
+    input: z.strictObject({ npi: NpiSchema, responses: z.record(z.string(), z.unknown()).optional() }),
+    price: { kind: "metered", operation: "sra" },
+    errors: ["invalid_npi", "npi_not_found", "forbidden"],
+    readOnly: false,
+    rest: { method: "post", path: "/v1/a2a/sra/:npi" },
+  }),
+  planned({
+    id: "listPolicies",
+    method: "hipaa.policies",
+    group: "b",
+    summary: "The 24 HIPAA policies of a practice you own",
+    description:
+      "Each policy with status, version, generated_at and a download link; `generate` (policy ids 1–24) makes new " +
+      `versions. Free to list; ${CREDIT_PRICES.policy_document} credits per generated document.`,
+    input: z.strictObject({ npi: NpiSchema, generate: z.array(PolicyIdSchema).max(24).optional() }),
+    errors: ["invalid_npi", "npi_not_found", "forbidden"],
+    readOnly: false,
+    rest: { method: "get", path: "/v1/a2a/policies/:npi" },
+  }),
+  planned({
+    id: "manageBusinessAssociates",
+    method: "hipaa.baa",
+    group: "b",
+    summary: "Business associates of a practice you own and their BAAs",
+    description:
+      "List, add or update, and remove business associates: BAA status, signed and expiry dates, PHI access. Free.",
+    input: z.strictObject({
+      npi: NpiSchema,
+      action: z.enum(["list", "upsert", "remove"]).default("list"),
+      vendor: z.record(z.string(), z.unknown()).optional(),
+    }),
+    errors: ["invalid_npi", "npi_not_found", "forbidden"],
+    readOnly: false,
+    rest: { method: "post", path: "/v1/a2a/baa/:npi" },
+  }),
+  planned({
+    id: "getEvidence",
+    method: "hipaa.evidence",
+    group: "b",
+    summary: "Evidence per compliance requirement, with audit inclusion proofs",
+    description:
+      "For each of the 13 requirements (or one): findings, scans and documents, each with its audit event and the " +
+      `inclusion proof to the latest anchored checkpoint. Costs ${CREDIT_PRICES.evidence} credits.`,
+    input: z.strictObject({
+      npi: NpiSchema,
+      requirement: z.int().min(1).max(13).optional(),
+      since: z.iso.datetime().optional(),
+    }),
+    price: { kind: "metered", operation: "evidence" },
+    errors: ["invalid_npi", "npi_not_found", "forbidden"],
+    readOnly: true,
+    rest: { method: "get", path: "/v1/a2a/evidence/:npi" },
+  }),
+  planned({
+    id: "validateWorkflow",
+    method: "hipaa.validate_workflow",
+    group: "b",
+    summary: "Check an ePHI workflow against HIPAA rules",
+    description:
+      "Steps (from, to, system, vendor, data types, transport, encryption at rest, access control) in; issues out, " +
+      "each with the step, the rule, the HIPAA control, a severity and a fix. Free.",
+    input: z.strictObject({
+      workflow: z.object({ steps: z.array(z.record(z.string(), z.unknown())).min(1).max(100) }),
+    }),
+    errors: [],
+    readOnly: true,
+    rest: { method: "post", path: "/v1/a2a/workflows/validate" },
+  }),
+  planned({
+    id: "getBreachProbability",
+    method: "hipaa.breach_probability",
+    group: "b",
+    summary: "12-month probability of a reportable breach for a practice",
+    description:
+      "The probability, its band, the factors with their weights and evidence, the model version and the base-rate " +
+      `source. Costs ${CREDIT_PRICES.breach_probability} credits.`,
+    input: z.strictObject({ npi: NpiSchema }),
+    price: { kind: "metered", operation: "breach_probability" },
+    errors: ["invalid_npi", "npi_not_found"],
+    readOnly: true,
+    rest: { method: "get", path: "/v1/a2a/breach-probability/:npi" },
+  }),
+  planned({
+    id: "getVendorRisk",
+    method: "hipaa.vendor_risk",
+    group: "b",
+    summary: "Risk of the vendors of a practice you own",
+    description:
+      "Per vendor: risk score and band, BAA status, the external grade of its domain, breach history and the factors. " +
+      `Costs ${CREDIT_PRICES.vendor_risk} credits.`,
+    input: z.strictObject({ npi: NpiSchema, vendor_domain: z.string().max(253).optional() }),
+    price: { kind: "metered", operation: "vendor_risk" },
+    errors: ["invalid_npi", "npi_not_found", "forbidden"],
+    readOnly: true,
+    openWorld: true,
+    rest: { method: "get", path: "/v1/a2a/vendor-risk/:npi" },
+  }),
+];

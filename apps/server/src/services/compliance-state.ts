@@ -1,0 +1,181 @@
+import {
+  COMPLIANCE_REQUIREMENTS,
+  type ComplianceState,
+  ComplianceStateSchema,
+  type PhaseStatus,
+  SEVERITIES,
+  type Severity,
+} from "@hcs/protocol";
+import type { ServiceDeps } from "./deps.js";
+import { getOwnedPractice } from "./practices.js";
+import type { ScanUploadSummary } from "./scan-upload-record.js";
+
+type State = "met" | "partial" | "not_met" | "unknown";
+
+/** What the store holds about a practice, as the evaluation reads it. */
+export interface PracticeEvidence {
+  /** Latest assessment of each subject: the external surface (domain) and each scanner host. */
+  readonly assessments: readonly {
+    readonly source: string;
+    readonly subject: string;
+    readonly categories: readonly string[];
+    readonly assessed_at: string;
+    /** Phase outcomes of the scan an internal assessment came from (null when not kept). */
+    readonly phases: readonly { readonly id: string; readonly status: PhaseStatus }[] | null;
+  }[];
+  readonly openFindings: readonly {
+    readonly id: string;
+    readonly source: string;
+    readonly subject: string;
+    readonly check_id: string;
+    readonly category: string;
+    readonly severity: Severity;
+  }[];
+}
+
+const rankOf = (s: Severity) => SEVERITIES.indexOf(s);
+
+/**
+ * The state one piece of evidence gives: unknown when nothing assessed it; otherwise by the worst open finding it
+ * holds — critical or high: not_met; medium or low: partial; none (or information only): met.
+ */
+function judge(
+  assessedAt: readonly string[],
+  findings: PracticeEvidence["openFindings"],
+  unknownDetail: string,
+  assessedDetail: string,
+) {
+  if (assessedAt.length === 0)
+    return { state: "unknown" as State, detail: unknownDetail, findings: [], assessed_at: null };
+  const holding = findings.filter((f) => f.severity !== "info").sort((a, b) => rankOf(a.severity) - rankOf(b.severity));
+  const worst = holding[0]?.severity;
+  const state: State = !worst ? "met" : rankOf(worst) <= rankOf("high") ? "not_met" : "partial";
+  const detail = worst
+    ? `${assessedDetail}; ${holding.length} open finding(s), the worst ${worst}`
+    : `${assessedDetail}; no open finding above information`;
+  return { state, detail, findings: holding.map((f) => f.id), assessed_at: [...assessedAt].sort().at(-1)! };
+}
+
+/** Several pieces of evidence: the worst known state; evidence still missing beside a met one makes it partial. */
+function combine(states: readonly State[]): State {
+  const known = states.filter((s) => s !== "unknown");
+  if (known.length === 0) return "unknown";
+  if (known.includes("not_met")) return "not_met";
+  if (known.includes("partial") || known.length < states.length) return "partial";
+  return "met";
+}
+
+/**
+ * The 13 requirements of the spec, each with its state, the evidence behind it and when it was last verified — a
+ * pure reading of what the scans recorded (see docs/api.md, "Compliance state", for the rules). Administrative
+ * evidence (risk assessment, policies, training, BAAs, incidents, the audit trail) reads `unknown` until the
+ * practice-management operations record it.
+ */
+export function evaluateComplianceState(npi: string, asOf: string, evidence: PracticeEvidence): ComplianceState {
+  const external = evidence.assessments.filter((a) => a.source === "external");
+  const internal = evidence.assessments.filter((a) => a.source === "internal");
+  const requirements = COMPLIANCE_REQUIREMENTS.map((r, i) => {
+    const items = r.evidence.map((e) => {
+      if (e.kind === "phase") {
+        const ran = internal.filter((a) => a.phases?.some((p) => p.id === e.phase && p.status === "ok"));
+        const subjects = new Set(ran.map((a) => a.subject));
+        const findings = evidence.openFindings.filter(
+          (f) => f.source === "internal" && subjects.has(f.subject) && f.check_id.startsWith(`${e.phase}.`),
+        );
+        const hosts = `${ran.length} of ${internal.length} scanner host(s)`;
+        return {
+          kind: e.kind,
+          ref: e.phase,
+          ...judge(
+            ran.map((a) => a.assessed_at),
+            findings,
+            internal.length === 0
+              ? `no internal scan has been uploaded, so the ${e.phase} phase never ran`
+              : `the ${e.phase} phase did not complete on any scanner host`,
+            `the ${e.phase} phase completed on ${hosts}`,
+          ),
+        };
+      }
+      if (e.kind === "external_check") {
+        const ran = external.filter((a) => a.categories.includes(e.category));
+        const subjects = new Set(ran.map((a) => a.subject));
+        const findings = evidence.openFindings.filter(
+          (f) => f.source === "external" && subjects.has(f.subject) && f.category === e.category,
+        );
+        return {
+          kind: e.kind,
+          ref: e.category,
+          ...judge(
+            ran.map((a) => a.assessed_at),
+            findings,
+            external.length === 0
+              ? "no external scan has completed"
+              : `the external scan could not assess ${e.category.replace(/_/g, " ")}`,
+            `the external scan assessed ${e.category.replace(/_/g, " ")}`,
+          ),
+        };
+      }
+      return {
+        kind: e.kind,
+        ref: e.record,
+        state: "unknown" as State,
+        detail: `no ${e.record.replace(/_/g, " ")} records are kept by this release yet`,
+        findings: [],
+        assessed_at: null,
+      };
+    });
+    const verified = items.map((x) => x.assessed_at).filter((x): x is string => x !== null);
+    return {
+      number: i + 1,
+      id: r.id,
+      title: r.title,
+      state: combine(items.map((x) => x.state)),
+      controls: [...r.controls],
+      evidence: items,
+      last_verified: verified.sort().at(-1) ?? null,
+    };
+  });
+  const count = (s: State) => requirements.filter((r) => r.state === s).length;
+  return ComplianceStateSchema.parse({
+    npi,
+    as_of: asOf,
+    summary: { met: count("met"), partial: count("partial"), not_met: count("not_met"), unknown: count("unknown") },
+    requirements,
+  });
+}
+
+/** Reads a practice's evidence (its owner only) and evaluates the 13 requirements. */
+export async function complianceStateFor(deps: ServiceDeps, npi: string, accountId: string): Promise<ComplianceState> {
+  await getOwnedPractice(deps, npi, accountId);
+  const db = deps.store.db;
+  const [assessments, findings] = await Promise.all([
+    db
+      .selectFrom("assessments")
+      .select(["source", "subject", "categories", "assessed_at", "reference"])
+      .where("npi", "=", npi)
+      .execute(),
+    db
+      .selectFrom("findings")
+      .select(["finding_id", "source", "subject", "check_id", "category", "severity"])
+      .where("npi", "=", npi)
+      .where("resolved_at", "is", null)
+      .execute(),
+  ]);
+  // An internal assessment names the upload it came from (`scan:<id>`); its summary has the phase outcomes.
+  const scanIds = assessments.flatMap((a) => (a.reference?.startsWith("scan:") ? [a.reference.slice(5)] : []));
+  const uploads =
+    scanIds.length === 0
+      ? []
+      : await db.selectFrom("scan_uploads").select(["scan_id", "summary"]).where("scan_id", "in", scanIds).execute();
+  const summaries = new Map(uploads.map((u) => [u.scan_id, JSON.parse(u.summary) as ScanUploadSummary]));
+  return evaluateComplianceState(npi, deps.now().toISOString(), {
+    assessments: assessments.map((a) => ({
+      source: a.source,
+      subject: a.subject,
+      categories: JSON.parse(a.categories) as string[],
+      assessed_at: a.assessed_at,
+      phases: a.reference?.startsWith("scan:") ? (summaries.get(a.reference.slice(5))?.phases ?? null) : null,
+    })),
+    openFindings: findings.map((f) => ({ ...f, id: f.finding_id, severity: f.severity as Severity })),
+  });
+}
