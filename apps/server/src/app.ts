@@ -8,6 +8,8 @@ import { requestGuard, restHandler } from "./http/rest-binding.js";
 import type { HcsContext, HcsState } from "./http/state.js";
 import { unmatchedRequests } from "./http/unmatched.js";
 import { CATALOGUE, type Catalogue } from "./routes/catalogue.js";
+import { rpcEndpoint } from "./rpc/endpoint.js";
+import { methodTable } from "./rpc/methods.js";
 
 /**
  * Builds the Koa app without listening (tests start it over real HTTPS on port 0). Three things run for every
@@ -39,6 +41,9 @@ export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<
       await route.handler(ctx as unknown as HcsContext, deps);
     });
   }
+  // The agent protocols' endpoint: JSON-RPC 2.0 over the catalogue's agent methods.
+  const rpc = rpcEndpoint(deps, methodTable(catalogue.operations));
+  router.post("/api/a2a", (ctx) => rpc(ctx as unknown as HcsContext));
   app.use(router.routes());
   app.use(unmatchedRequests(deps, router));
   return app;

@@ -84,6 +84,27 @@ describe.skipIf(!runPg)("two server processes sharing one PostgreSQL", () => {
     expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
   });
 
+  it("100 concurrent JSON-RPC calls split across both processes: exactly 20 succeed on 500 credits", async () => {
+    const a = await accountWithKey(deps, { credits: 500, tier: "bulk" });
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        httpRequestTo(`${procs[i % 2]!.url}/api/a2a`, {
+          ca,
+          headers: { "X-API-Key": a.apiKey },
+          body: { jsonrpc: "2.0", id: i, method: "hipaa.grade", params: { npi: "1234567893" } },
+        }),
+      ),
+    );
+    expect(responses.filter((r) => r.json.result)).toHaveLength(20);
+    expect(responses.filter((r) => r.json.error?.data?.code === "insufficient_credits")).toHaveLength(80);
+    const account = await store.db
+      .selectFrom("accounts")
+      .select("credits")
+      .where("id", "=", a.accountId)
+      .executeTakeFirstOrThrow();
+    expect(account.credits).toBe(0);
+  });
+
   it("rate-limit counters are shared: a standard key gets 60 per minute across both processes together", async () => {
     const a = await accountWithKey(deps, { credits: 0 });
     // Start right after a minute boundary so all 70 requests fall in one fixed window.

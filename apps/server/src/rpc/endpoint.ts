@@ -1,0 +1,163 @@
+import { httpStatusFor, JSONRPC_ERRORS } from "@hcs/protocol";
+import type { AppDeps } from "../app-deps.js";
+import { ServiceError } from "../errors.js";
+import { readRawBody } from "../http/body.js";
+import { anonymousBucketOf } from "../http/client-address.js";
+import { credentialsOf } from "../http/credentials.js";
+import { errorBody } from "../http/error-body.js";
+import { countRequest, groupBPolicy, setRateHeaders, type WindowState } from "../http/rate-limit.js";
+import { requestGuard, writeCallMeta } from "../http/rest-binding.js";
+import type { HcsContext } from "../http/state.js";
+import type { CallMeta, Credentials } from "../operations/invoke.js";
+import {
+  invalidRequest,
+  parseErrorResponse,
+  parsePayload,
+  type RpcEntry,
+  type RpcError,
+  type RpcId,
+  responseText,
+} from "./jsonrpc.js";
+import { callOperation, type RpcCallContext, type RpcMethod, type RpcOutcome, rpcErrorOf } from "./methods.js";
+
+/** The most entries one batch may carry (DESIGN §7); a larger batch is refused whole. */
+export const MAX_BATCH = 50;
+
+/** Runs one method call through its binding (a catalogue operation, or a protocol handler). */
+async function execute(
+  methods: ReadonlyMap<string, RpcMethod>,
+  method: string,
+  params: unknown,
+  ctx: RpcCallContext,
+): Promise<RpcOutcome | null> {
+  const bound = methods.get(method);
+  if (!bound) return null;
+  return bound.kind === "operation" ? callOperation(bound.operation, params, ctx) : bound.handler.call(params, ctx);
+}
+
+const methodNotFound = (method: string): RpcError => ({
+  code: JSONRPC_ERRORS.method_not_found,
+  message: `Method not found: ${method.slice(0, 100)}`,
+});
+
+/** The rate-limit state to report on the HTTP answer: the tightest after every counted call. */
+function tightest(metas: readonly (CallMeta | null)[]): WindowState[] | null {
+  let best: WindowState[] | null = null;
+  for (const m of metas) {
+    const w = m?.rate;
+    if (!w || w.length === 0) continue;
+    const remaining = Math.min(...w.map((x) => x.limit - x.count));
+    if (!best || remaining < Math.min(...best.map((x) => x.limit - x.count))) best = [...w];
+  }
+  return best;
+}
+
+/**
+ * POST /api/a2a: JSON-RPC 2.0 exactly as the specification reads — single requests, batches of at most 50 entries
+ * evaluated concurrently (each counted against the rate limit and charged on its own, through the same invoke
+ * pipeline as REST), notifications executed and never answered (an all-notification batch answers 204), ids echoed
+ * as given — and the REST-style body `{"method": …, "params": …}` without `jsonrpc`, answered with the plain result
+ * or the §3.2 error body and its HTTP status. Takes the key as X-API-Key or Bearer.
+ */
+export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMethod>) {
+  return async (ctx: HcsContext): Promise<void> => {
+    requestGuard(ctx);
+    if (!ctx.is("application/json"))
+      throw new ServiceError("unsupported_media_type", "send JSON-RPC requests with Content-Type: application/json");
+    const credentials = await credentialsOf(deps, ctx, "either");
+    ctx.state.caller = credentials.caller;
+    const raw = await readRawBody(ctx);
+    const context = (suffix: string): RpcCallContext => ({
+      deps,
+      credentials,
+      requestId: `${ctx.state.requestId}${suffix}`,
+      clientIp: ctx.state.clientIp,
+    });
+
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString("utf8"));
+    } catch {
+      await countUncalled(deps, ctx, credentials);
+      return answerJson(ctx, parseErrorResponse());
+    }
+    const payload = parsePayload(body);
+
+    if (payload.kind === "rest_style") {
+      const method = typeof payload.method === "string" ? payload.method : "";
+      const outcome = await execute(methods, method, payload.params, context(""));
+      if (!outcome) {
+        await countUncalled(deps, ctx, credentials);
+        ctx.status = 404;
+        ctx.body = errorBody("not_found", `no method ${JSON.stringify(method).slice(0, 100)}`, ctx.state.requestId);
+        return;
+      }
+      if (outcome.meta) writeCallMeta(ctx, outcome.meta);
+      if (outcome.ok) return answerJson(ctx, outcome.json);
+      const error = "error" in outcome ? outcome.error : new ServiceError("invalid_body", outcome.rpc.message);
+      ctx.status = httpStatusFor(error.code);
+      ctx.body = errorBody(error.code, error.message, ctx.state.requestId, error.details);
+      return;
+    }
+
+    if (payload.kind === "empty_batch") {
+      await countUncalled(deps, ctx, credentials);
+      return answerJson(ctx, responseText(null, { error: invalidRequest("an empty batch") }));
+    }
+
+    const entries = payload.kind === "single" ? [payload.entry] : payload.entries;
+    if (entries.length > MAX_BATCH) {
+      await countUncalled(deps, ctx, credentials);
+      const error = invalidRequest(`a batch may hold at most ${MAX_BATCH} requests`, {
+        code: "invalid_body",
+        http_status: 400,
+        details: { max_batch_size: MAX_BATCH, batch_size: entries.length },
+      });
+      return answerJson(ctx, responseText(null, { error }));
+    }
+
+    const answered = await Promise.all(
+      entries.map(async (entry: RpcEntry, i) => {
+        const suffix = payload.kind === "batch" ? `.${i}` : "";
+        if (entry.kind === "invalid")
+          return { id: entry.id, answer: true, error: invalidRequest(entry.message), meta: null };
+        const outcome = await execute(methods, entry.method, entry.params, context(suffix));
+        const answer = !entry.notification;
+        if (!outcome) return { id: entry.id, answer, error: methodNotFound(entry.method), meta: null };
+        if (outcome.ok) return { id: entry.id, answer, result: outcome.json, meta: outcome.meta };
+        const error = "error" in outcome ? rpcErrorOf(outcome.error, `${ctx.state.requestId}${suffix}`) : outcome.rpc;
+        return { id: entry.id, answer, error, meta: outcome.meta };
+      }),
+    );
+    // A request none of whose calls was counted (invalid entries, unknown methods, public documents) is counted
+    // once: nobody calls the endpoint unlimited.
+    if (answered.every((a) => !a.meta?.rate)) await countUncalled(deps, ctx, credentials);
+    const rate = tightest(answered.map((a) => a.meta));
+    if (rate) setRateHeaders(ctx, rate);
+    const texts = answered
+      .filter((a) => a.answer)
+      .map((a) =>
+        responseText(a.id as RpcId, "result" in a && a.result !== undefined ? { result: a.result } : { error: a.error! }),
+      );
+    if (texts.length === 0) {
+      ctx.status = 204;
+      return;
+    }
+    answerJson(ctx, payload.kind === "batch" ? `[${texts.join(",")}]` : texts[0]!);
+  };
+}
+
+function answerJson(ctx: HcsContext, text: string): void {
+  ctx.status = 200;
+  ctx.type = "application/json";
+  ctx.body = text;
+}
+
+/**
+ * Counts a request that invoked no operation (unparseable, empty, oversized batch, unknown method) once against the
+ * caller's Group B limit — per key, or per client address — and sets the rate-limit headers.
+ */
+async function countUncalled(deps: AppDeps, ctx: HcsContext, credentials: Credentials): Promise<void> {
+  const windows = await countRequest(deps, groupBPolicy(credentials.caller, anonymousBucketOf(ctx.state.clientIp)));
+  setRateHeaders(ctx, windows);
+}
