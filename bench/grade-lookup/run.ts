@@ -1,6 +1,8 @@
 // bench/grade-lookup: GET /v1/a2a/grade/{npi} through the full pipeline (TLS, auth, rate limit, credits, audit,
-// SQLite store) versus a bare Koa HTTPS handler returning the same JSON, measured in the same run with autocannon.
-// Many keys share the load so the rate limit never binds but is evaluated on every request.
+// SQLite store) versus a bare Koa HTTPS handler returning the same JSON, measured in the same run with autocannon;
+// then the same lookup as a JSON-RPC call (POST /api/a2a, hipaa.grade) against the REST row, and a 50-entry JSON-RPC
+// batch against 50 single calls (entries per second). Many keys share the load so the rate limit never binds but is
+// evaluated on every call.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +15,9 @@ import { cpuSecondsOf, rssOf, spawnNode } from "../lib/process.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 32;
-const KEYS = 400;
+// Enough keys that no key reaches its 600 calls a minute, batches included (each entry counts).
+const KEYS = 2000;
+const BATCH = 50;
 const NPI = "1234567893";
 const root = join(import.meta.dirname, "..", "..");
 
@@ -30,7 +34,20 @@ interface Result {
   serverCpu: number;
 }
 
-async function load(name: string, url: string, ca: string, pid: number, keys: string[] | null): Promise<Result> {
+interface Request {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  readonly body?: string;
+}
+
+async function load(
+  name: string,
+  url: string,
+  ca: string,
+  pid: number,
+  keys: string[] | null,
+  request: Request,
+): Promise<Result> {
   let i = 0;
   const run = (duration: number) =>
     autocannon({
@@ -40,10 +57,15 @@ async function load(name: string, url: string, ca: string, pid: number, keys: st
       tlsOptions: { ca },
       requests: [
         {
-          method: "GET",
-          path: `/v1/a2a/grade/${NPI}`,
+          method: request.method,
+          path: request.path,
+          ...(request.body ? { body: request.body } : {}),
           setupRequest: (req: { headers?: Record<string, string> }) => {
-            if (keys) req.headers = { ...req.headers, "x-api-key": keys[i++ % keys.length]! };
+            req.headers = {
+              ...req.headers,
+              ...(request.body ? { "content-type": "application/json" } : {}),
+              ...(keys ? { "x-api-key": keys[i++ % keys.length]! } : {}),
+            };
             return req;
           },
         },
@@ -66,6 +88,8 @@ async function load(name: string, url: string, ca: string, pid: number, keys: st
     serverCpu: (cpuSecondsOf(pid) - server0) / DURATION_S,
   };
 }
+
+const rpcCall = (id: number) => ({ jsonrpc: "2.0", id, method: "hipaa.grade", params: { npi: NPI } });
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-bench-grade-"));
@@ -109,8 +133,19 @@ async function main() {
     );
     // The bare server presents only its leaf; clients trust the same CA.
     try {
-      const baseline = await load("bare Koa HTTPS", bare.match[1]!, ca, bare.proc.child.pid!, null);
-      const pipeline = await load("full pipeline (SQLite)", full.match[1]!, ca, full.proc.child.pid!, keys);
+      const get: Request = { method: "GET", path: `/v1/a2a/grade/${NPI}` };
+      const baseline = await load("bare Koa HTTPS", bare.match[1]!, ca, bare.proc.child.pid!, null, get);
+      const pipeline = await load("full pipeline (SQLite)", full.match[1]!, ca, full.proc.child.pid!, keys, get);
+      const rpc = await load("JSON-RPC hipaa.grade", full.match[1]!, ca, full.proc.child.pid!, keys, {
+        method: "POST",
+        path: "/api/a2a",
+        body: JSON.stringify(rpcCall(1)),
+      });
+      const batch = await load(`JSON-RPC batch of ${BATCH}`, full.match[1]!, ca, full.proc.child.pid!, keys, {
+        method: "POST",
+        path: "/api/a2a",
+        body: JSON.stringify(Array.from({ length: BATCH }, (_, n) => rpcCall(n))),
+      });
       const ratio = pipeline.rps / baseline.rps;
       console.log(
         `\nGET /v1/a2a/grade/{npi}, ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} keys, Node ${process.version}`,
@@ -118,7 +153,7 @@ async function main() {
       console.log(
         "run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)  CPU server/loadgen",
       );
-      for (const r of [baseline, pipeline]) {
+      for (const r of [baseline, pipeline, rpc, batch]) {
         console.log(
           `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`.padEnd(
             83,
@@ -128,7 +163,12 @@ async function main() {
       console.log(
         `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.50); full p99 ${pipeline.p99} ms (target < 25); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 200)`,
       );
-      if (pipeline.non2xx > 0) console.log(`WARNING: ${pipeline.non2xx} non-2xx responses in the full run`);
+      console.log(
+        `ratio JSON-RPC/REST lookups: ${(rpc.rps / pipeline.rps).toFixed(2)} (target >= 0.90); ` +
+          `batch of ${BATCH}: ${(batch.rps * BATCH).toFixed(0)} lookups/s, ${((batch.rps * BATCH) / rpc.rps).toFixed(1)}x single JSON-RPC calls (target >= 5)`,
+      );
+      for (const r of [pipeline, rpc, batch])
+        if (r.non2xx > 0) console.log(`WARNING: ${r.non2xx} non-2xx responses in "${r.name}"`);
     } finally {
       await Promise.all([full.proc.stop(), bare.proc.stop()]);
     }

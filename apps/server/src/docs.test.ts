@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CREDIT_PRICES } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES } from "./config.js";
 import { CATALOGUE } from "./routes/catalogue.js";
@@ -29,6 +30,34 @@ describe("docs stay true", () => {
     for (const op of CATALOGUE.operations.filter((x) => x.rest && x.group !== "public")) {
       const path = op.rest!.path.replace(/:([a-z_]+)/g, "{$1}");
       expect(doc.includes(`\`${path}`), `${op.rest!.method.toUpperCase()} ${path}`).toBe(true);
+    }
+  });
+
+  it("api.md's method table is the catalogue's agent methods, with their prices and REST twins", () => {
+    const doc = read("api.md");
+    const table = /<!-- method-table[^>]*-->([\s\S]*?)<!-- \/method-table -->/.exec(doc)?.[1];
+    expect(table).toBeDefined();
+    const rows = table!
+      .split("\n")
+      .filter((l) => l.startsWith("| `"))
+      .map((l) =>
+        l
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
+    const documented = rows.map(([method]) => method!.replace(/`/g, ""));
+    const agentMethods = CATALOGUE.operations.filter((op) => op.method);
+    expect(documented).toEqual(agentMethods.map((op) => op.method));
+    for (const op of agentMethods) {
+      const [, , credits, twin] = rows.find(([m]) => m === `\`${op.method}\``)!;
+      const path = op.rest!.path.replace(/:([a-z_]+)/g, "{$1}");
+      expect(twin, op.method).toBe(`\`${op.rest!.method.toUpperCase()} ${path}\``);
+      const price = op.price;
+      if (price?.kind === "metered" || price?.kind === "charged_by_handler")
+        expect(credits, op.method).toBe(String(CREDIT_PRICES[price.operation]));
+      else if (price?.kind === "computed") expect(credits, op.method).toBe(price.describe);
+      else expect(credits.startsWith("0"), `${op.method}: ${credits}`).toBe(true);
     }
   });
 
