@@ -1,5 +1,6 @@
 import Router from "@koa/router";
 import Koa from "koa";
+import { a2aMethods } from "./a2a/methods.js";
 import type { AppDeps } from "./app-deps.js";
 import { errorMapper } from "./http/errors.js";
 import { observeRequests } from "./http/metrics.js";
@@ -7,6 +8,7 @@ import { requestContext } from "./http/request-context.js";
 import { requestGuard, restHandler } from "./http/rest-binding.js";
 import type { HcsContext, HcsState } from "./http/state.js";
 import { unmatchedRequests } from "./http/unmatched.js";
+import { mcpEndpoint } from "./mcp/http-endpoint.js";
 import { CATALOGUE, type Catalogue } from "./routes/catalogue.js";
 import { rpcEndpoint } from "./rpc/endpoint.js";
 import { methodTable } from "./rpc/methods.js";
@@ -41,9 +43,12 @@ export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<
       await route.handler(ctx as unknown as HcsContext, deps);
     });
   }
-  // The agent protocols' endpoint: JSON-RPC 2.0 over the catalogue's agent methods.
-  const rpc = rpcEndpoint(deps, methodTable(catalogue.operations));
+  // The agent protocols' endpoint: JSON-RPC 2.0 over the catalogue's agent methods, and A2A v1.0's methods.
+  const rpc = rpcEndpoint(deps, methodTable(catalogue.operations, a2aMethods(catalogue.operations)));
   router.post("/api/a2a", (ctx) => rpc(ctx as unknown as HcsContext));
+  // MCP Streamable HTTP (stateless): POST; every other method answers 405 from the endpoint itself.
+  const mcp = mcpEndpoint(deps, catalogue.operations);
+  router.all("/mcp", (ctx) => mcp(ctx as unknown as HcsContext));
   app.use(router.routes());
   app.use(unmatchedRequests(deps, router));
   return app;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { SCORING_VERSION } from "@hcs/protocol";
-import { Command, CommanderError } from "commander";
-import type { Logger } from "pino";
+import { Command, CommanderError, Option } from "commander";
+import pino, { type Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { startBanner } from "./cli/banner.js";
 import { type CliEnv, cliLogger, configFrom, withServices } from "./cli/context.js";
@@ -9,6 +9,9 @@ import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
 import { createWorker } from "./jobs/create-worker.js";
+import { createLogger } from "./logger.js";
+import { startMcpStdio } from "./mcp/stdio.js";
+import { readMcpApiKey } from "./mcp/stdio-key.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
@@ -100,6 +103,25 @@ program
       await worker.stop();
       await store.close();
     });
+  });
+
+program
+  .command("mcp")
+  .description("Serve the agent methods as MCP tools over stdio, for an assistant on this machine")
+  .option("--key-file <path>", "read the API key from this file (owner-only, mode 0600) instead of HCS_MCP_API_KEY")
+  .addOption(new Option("--key <key>").hideHelp())
+  .addHelpText(
+    "after",
+    "\nThe key (of the account whose credits the tools spend) comes from HCS_MCP_API_KEY or --key-file, never the\ncommand line. stdout carries MCP messages only; logs go to stderr.\n\nExample (what an MCP client's config starts):\n  HCS_MCP_API_KEY=hcs_live_... DATABASE_URL=postgres://hcs@db/hcs hcs-server mcp\n",
+  )
+  .action(async (o: { keyFile?: string; key?: string }) => {
+    const config = configFrom(cli);
+    // stdout is the MCP channel: logs go to stderr, which MCP clients keep as the server's log.
+    const logger = createLogger(config.logLevel, pino.destination({ dest: 2, sync: true }));
+    const key = readMcpApiKey({ keyFile: o.keyFile, env: cli.env.HCS_MCP_API_KEY, onCommandLine: o.key !== undefined });
+    const server = await startMcpStdio(config, logger, key, { stdin: process.stdin, stdout: process.stdout });
+    onSignals(logger, () => server.close());
+    await server.closed;
   });
 
 program

@@ -57,7 +57,7 @@ describe("docs stay true", () => {
       if (price?.kind === "metered" || price?.kind === "charged_by_handler")
         expect(credits, op.method).toBe(String(CREDIT_PRICES[price.operation]));
       else if (price?.kind === "computed") expect(credits, op.method).toBe(price.describe);
-      else expect(credits.startsWith("0"), `${op.method}: ${credits}`).toBe(true);
+      else expect(credits?.startsWith("0"), `${op.method}: ${credits}`).toBe(true);
     }
   });
 

@@ -90,6 +90,46 @@ export const JobSchema = z
     completed_at: z.iso.datetime().nullable(),
     result: JobResultSchema.optional(),
     error: z.object({ code: JobErrorCodeSchema, message: z.string() }).optional(),
+    a2a_context_id: z
+      .string()
+      .meta({ description: "Present on a job an A2A SendMessage started: the message's contextId" })
+      .optional(),
   })
   .meta({ id: "Job", description: "An asynchronous scan job" });
 export type Job = z.infer<typeof JobSchema>;
+
+export const JOBS_PAGE_MAX = 100;
+export const JOBS_PAGE_DEFAULT = 50;
+
+/**
+ * What a job listing filters on: the job statuses, with `cancelled` — a job failed with the error code `cancelled`
+ * before it ran — kept apart from `failed` (the failures of jobs that ran), as A2A keeps CANCELED apart from FAILED.
+ */
+export const JOB_LIST_STATES = ["accepted", "running", "completed", "failed", "cancelled"] as const;
+export type JobListState = (typeof JOB_LIST_STATES)[number];
+
+export const JobsQuerySchema = z
+  .strictObject({
+    status: z.enum(JOB_LIST_STATES).optional(),
+    a2a_context_id: z.string().min(1).max(256).optional(),
+    /** Jobs whose status last changed (created, started or ended) at or after this time. */
+    changed_since: z.iso.datetime({ offset: true }).optional(),
+    /** Include each completed job's `result` (large: the findings); off by default. */
+    include_results: z.boolean().default(false),
+    limit: z.int().min(1).max(JOBS_PAGE_MAX).default(JOBS_PAGE_DEFAULT),
+    /** Opaque: the `next_cursor` of the previous page. */
+    cursor: z.string().min(1).max(1024).optional(),
+  })
+  .meta({ id: "JobsQuery" });
+export type JobsQuery = z.input<typeof JobsQuerySchema>;
+
+export const JobsPageSchema = z
+  .object({
+    jobs: z.array(JobSchema),
+    /** Pass as `cursor` for the next page; null on the last one. */
+    next_cursor: z.string().nullable(),
+    /** Jobs matching the filters, over every page. */
+    total: z.int().min(0),
+  })
+  .meta({ id: "JobsPage", description: "One page of the account's scan jobs, newest first" });
+export type JobsPage = z.infer<typeof JobsPageSchema>;

@@ -1,6 +1,7 @@
 import { FREE_TIER_CREDITS, RATE_LIMITS } from "@hcs/protocol";
 import { fixedCredits, priceText } from "../operations/describe.js";
 import type { Operation } from "../operations/operation.js";
+import { A2A_SUPPORTED_VERSIONS } from "./version.js";
 
 /** The operations an agent can call as A2A skills: those with an agent method that this release serves. */
 export function agentSkills(operations: readonly Operation[]): Operation[] {
@@ -31,7 +32,9 @@ export function buildAgentCard(operations: readonly Operation[], info: { publicU
     description:
       "HIPAA compliance tooling for US healthcare practices: unified 0–100 compliance score and A–F grade per NPI " +
       "from an external scan and an internal network scanner, scan dispatch with webhooks, findings that cite HIPAA controls.",
-    supportedInterfaces: [{ url: `${info.publicUrl}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+    supportedInterfaces: [
+      { url: `${info.publicUrl}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: A2A_SUPPORTED_VERSIONS[0] },
+    ],
     provider: { url: info.publicUrl, organization: "HCS" },
     version: info.version,
     documentationUrl: `${info.publicUrl}/openapi-a2a.yaml`,

@@ -35,6 +35,11 @@ export async function credentialsOf(deps: ServiceDeps, ctx: HcsContext, header: 
         ? bearerOf(ctx)
         : ctx.get("X-API-Key") || bearerOf(ctx);
   if (!presented) return { caller: null, refused: new ServiceError("missing_credentials", MISSING[header]) };
+  return credentialsForKey(deps, presented);
+}
+
+/** A presented key's credentials: its caller, or why it was refused (invalid_credentials, key_revoked). */
+export async function credentialsForKey(deps: ServiceDeps, presented: string): Promise<Credentials> {
   try {
     return { caller: await authenticateApiKey(deps, presented), refused: null };
   } catch (err) {

@@ -5,6 +5,7 @@ import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
+import { anonymousBucketOf } from "./client-address.js";
 import type { HcsContext } from "./state.js";
 
 export interface RateWindow {
@@ -84,6 +85,15 @@ export async function incrementWindows(
 export function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
   const nowMs = deps.now().getTime();
   return deps.store.writes.run((trx) => incrementWindows(deps.store.hot, trx, policy, nowMs));
+}
+
+/**
+ * Counts, in its own group commit, one request that invoked no operation — an unparseable or empty JSON-RPC body, an
+ * MCP message that is not a tool call — against the caller's Group B limit (per key, else per client address), so
+ * nobody calls the protocol endpoints unlimited.
+ */
+export function countGroupBRequest(deps: ServiceDeps, caller: Caller | null, clientIp: string): Promise<WindowState[]> {
+  return countRequest(deps, groupBPolicy(caller, anonymousBucketOf(clientIp)));
 }
 
 /** True when a window would be exceeded by one more request, from the committed counts (a read, no write). */

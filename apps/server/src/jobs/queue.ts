@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { JobErrorCode } from "@hcs/protocol";
+import type { JobErrorCode, JobStatus } from "@hcs/protocol";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { grantCredits } from "../services/credits.js";
 import { iso } from "../services/deps.js";
@@ -145,14 +145,19 @@ export async function markAttemptFailed(
   });
 }
 
-/** Fails a job for good: status, refund, webhook. */
+/**
+ * Fails a job for good — status, refund, webhook — if it is still in one of `from` (by default: not ended yet).
+ * One conditional update, so a worker claiming the job and a client cancelling it cannot both win. Returns the
+ * failed row, or undefined when the job was in no such state.
+ */
 export async function failJob(
   trx: Transaction<Database>,
   jobId: string,
   code: JobErrorCode,
   message: string,
   nowMs: number,
-): Promise<void> {
+  from: readonly JobStatus[] = ["accepted", "running"],
+): Promise<JobsTable | undefined> {
   const row = await trx
     .updateTable("jobs")
     .set({
@@ -164,10 +169,10 @@ export async function failJob(
       error_message: message,
     })
     .where("id", "=", jobId)
-    .where("status", "in", ["accepted", "running"])
+    .where("status", "in", [...from])
     .returningAll()
     .executeTakeFirst();
-  if (!row) return;
+  if (!row) return undefined;
   if (row.credits_charged > 0) {
     await grantCredits(trx, {
       accountId: row.account_id,
@@ -178,6 +183,7 @@ export async function failJob(
     });
   }
   if (row.callback_url) await enqueueWebhook(trx, row, "job.failed", jobView(row), nowMs);
+  return row;
 }
 
 /** Jobs whose worker died on their last attempt: failed (with refund), since nobody may claim them again. */

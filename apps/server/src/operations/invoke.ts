@@ -35,6 +35,8 @@ export interface Invocation {
   readonly transport: Transport;
   readonly requestId: string;
   readonly clientIp: string;
+  /** The contextId of the A2A message that carried the call (see OperationCall). */
+  readonly a2aContextId?: string;
   /** A HEAD request: answered as GET is, never charged. */
   readonly headOnly?: boolean;
   /** Checks that must pass before the input is read (https behind a proxy, the announced body size). */
@@ -234,6 +236,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       transport: inv.transport,
       requestId: inv.requestId,
       clientIp: inv.clientIp,
+      a2aContextId: inv.a2aContextId ?? null,
       setResource(r) {
         resource = r;
       },

@@ -26,6 +26,8 @@ export interface OperationCall {
   readonly requestId: string;
   /** The client's address (per-address allowances, such as free keys). */
   readonly clientIp: string;
+  /** The contextId of the A2A message that carried the call (A2A SendMessage only), kept on what it creates (a job). */
+  readonly a2aContextId: string | null;
   /** Names what the call acted on, for its audit event (e.g. `practice:1234567893`). */
   setResource(resource: string): void;
   /**

@@ -12,6 +12,7 @@ import {
 import { findingsOperation } from "./group-b/findings.js";
 import { freeKeyOperation } from "./group-b/free-keys.js";
 import { gradeOperation } from "./group-b/grade.js";
+import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
 import { plannedOperations } from "./group-b/planned.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
@@ -44,6 +45,8 @@ export const OPERATIONS: readonly Operation[] = [
   complianceDeltaOperation,
   // REST only
   getJobOperation,
+  listJobsOperation,
+  cancelJobOperation,
   freeKeyOperation,
   deployTokenOperation,
   registerAgentOperation,

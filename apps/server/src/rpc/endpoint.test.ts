@@ -44,11 +44,15 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
     expect(empty.json).toEqual({ jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) });
     const three = await rpc("[1,2,3]");
     expect(three.json).toHaveLength(3);
-    for (const e of three.json) expect(e).toEqual({ jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) });
+    for (const e of three.json)
+      expect(e).toEqual({ jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) });
   });
 
   it("echoes string and number ids, answers id null, refuses other jsonrpc versions and unusable ids", async () => {
-    expect((await rpc(call("hipaa.grade", { npi: NPI }, "abc-1"))).json).toMatchObject({ id: "abc-1", result: { npi: NPI } });
+    expect((await rpc(call("hipaa.grade", { npi: NPI }, "abc-1"))).json).toMatchObject({
+      id: "abc-1",
+      result: { npi: NPI },
+    });
     expect((await rpc(call("hipaa.grade", { npi: NPI }, 42))).json).toMatchObject({ id: 42, result: { npi: NPI } });
     expect((await rpc(call("hipaa.grade", { npi: NPI }, null))).json).toMatchObject({ id: null, result: { npi: NPI } });
     const v1 = await rpc(JSON.stringify({ jsonrpc: "1.0", id: 7, method: "hipaa.grade", params: { npi: NPI } }));
@@ -58,7 +62,9 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
   });
 
   it("unknown methods are -32601; schema failures -32602 with the issues; HCS errors keep their string code", async () => {
-    expect((await rpc(call("hipaa.nope", {}))).json).toMatchObject({ error: { code: JSONRPC_ERRORS.method_not_found } });
+    expect((await rpc(call("hipaa.nope", {}))).json).toMatchObject({
+      error: { code: JSONRPC_ERRORS.method_not_found },
+    });
     const bad = await rpc(call("hipaa.grade", { npi: NPI, extra: 1 }));
     expect(bad.json.error.code).toBe(-32602);
     expect(bad.json.error.data).toMatchObject({ code: "invalid_body", http_status: 400 });
@@ -74,7 +80,10 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
   it("methods whose issue has not landed answer not_implemented, never method not found", async () => {
     for (const method of ["hipaa.sra", "hipaa.breach", "hipaa.policies", "hipaa.baa", "hipaa.evidence"]) {
       const res = await rpc(call(method, { npi: NPI }));
-      expect(res.json.error, method).toMatchObject({ code: -32051, data: { code: "not_implemented", http_status: 501 } });
+      expect(res.json.error, method).toMatchObject({
+        code: -32051,
+        data: { code: "not_implemented", http_status: 501 },
+      });
     }
   });
 
@@ -116,7 +125,9 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
       .execute();
     expect(events).toHaveLength(3);
     expect(events.every((e) => e.action === "hipaa.grade" && e.transport === "jsonrpc")).toBe(true);
-    const tooBig = await rpc(JSON.stringify(Array.from({ length: 51 }, (_, i) => JSON.parse(call("hipaa.reputation", {}, i)))));
+    const tooBig = await rpc(
+      JSON.stringify(Array.from({ length: 51 }, (_, i) => JSON.parse(call("hipaa.reputation", {}, i)))),
+    );
     expect(tooBig.json).toMatchObject({
       id: null,
       error: { code: -32600, data: { code: "invalid_body", details: { max_batch_size: 50, batch_size: 51 } } },
@@ -142,7 +153,10 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
       headers: { "Content-Type": "application/json" },
       body: call("hipaa.grade", { npi: NPI }),
     });
-    expect(anonymous.json.error).toMatchObject({ code: -32011, data: { code: "missing_credentials", http_status: 401 } });
+    expect(anonymous.json.error).toMatchObject({
+      code: -32011,
+      data: { code: "missing_credentials", http_status: 401 },
+    });
     expect(anonymous.headers["x-ratelimit-limit"]).toBe("60");
     const form = await t.request("/api/a2a", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "x" });
     expect([form.status, form.json.error.code]).toEqual([415, "unsupported_media_type"]);
@@ -179,9 +193,7 @@ describe("credits under concurrency", () => {
   it("100 concurrent JSON-RPC calls on 500 credits: exactly 20 succeed", async () => {
     const poor = await accountWithKey(t.server.deps, { credits: 500, tier: "bulk" });
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        rpc(call("hipaa.grade", { npi: NPI }, i), { "X-API-Key": poor.apiKey }),
-      ),
+      Array.from({ length: 100 }, (_, i) => rpc(call("hipaa.grade", { npi: NPI }, i), { "X-API-Key": poor.apiKey })),
     );
     const results = responses.map((r) => r.json);
     expect(results.filter((r) => r.result)).toHaveLength(20);

@@ -1,11 +1,10 @@
-import { httpStatusFor, JSONRPC_ERRORS } from "@hcs/protocol";
+import { httpStatusFor, isErrorCode, JSONRPC_ERRORS } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { readRawBody } from "../http/body.js";
-import { anonymousBucketOf } from "../http/client-address.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
-import { countRequest, groupBPolicy, setRateHeaders, type WindowState } from "../http/rate-limit.js";
+import { countGroupBRequest, setRateHeaders, type WindowState } from "../http/rate-limit.js";
 import { requestGuard, writeCallMeta } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { CallMeta, Credentials } from "../operations/invoke.js";
@@ -72,6 +71,7 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
       credentials,
       requestId: `${ctx.state.requestId}${suffix}`,
       clientIp: ctx.state.clientIp,
+      header: (name) => ctx.get(name),
     });
 
     let body: unknown;
@@ -94,7 +94,7 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
       }
       if (outcome.meta) writeCallMeta(ctx, outcome.meta);
       if (outcome.ok) return answerJson(ctx, outcome.json);
-      const error = "error" in outcome ? outcome.error : new ServiceError("invalid_body", outcome.rpc.message);
+      const error = "error" in outcome ? outcome.error : serviceErrorOf(outcome.rpc);
       ctx.status = httpStatusFor(error.code);
       ctx.body = errorBody(error.code, error.message, ctx.state.requestId, error.details);
       return;
@@ -137,7 +137,10 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
     const texts = answered
       .filter((a) => a.answer)
       .map((a) =>
-        responseText(a.id as RpcId, "result" in a && a.result !== undefined ? { result: a.result } : { error: a.error! }),
+        responseText(
+          a.id as RpcId,
+          "result" in a && a.result !== undefined ? { result: a.result } : { error: a.error! },
+        ),
       );
     if (texts.length === 0) {
       ctx.status = 204;
@@ -145,6 +148,17 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
     }
     answerJson(ctx, payload.kind === "batch" ? `[${texts.join(",")}]` : texts[0]!);
   };
+}
+
+/**
+ * A protocol's own JSON-RPC error (A2A's) as the error body of a REST-style answer: the HCS code its data names
+ * (TaskNotFound carries job_not_found, so 404), else invalid_body.
+ */
+function serviceErrorOf(rpc: RpcError): ServiceError {
+  const data = rpc.data as { code?: unknown; details?: Record<string, unknown> } | undefined;
+  return isErrorCode(data?.code)
+    ? new ServiceError(data.code, rpc.message, data.details)
+    : new ServiceError("invalid_body", rpc.message);
 }
 
 function answerJson(ctx: HcsContext, text: string): void {
@@ -158,6 +172,5 @@ function answerJson(ctx: HcsContext, text: string): void {
  * caller's Group B limit — per key, or per client address — and sets the rate-limit headers.
  */
 async function countUncalled(deps: AppDeps, ctx: HcsContext, credentials: Credentials): Promise<void> {
-  const windows = await countRequest(deps, groupBPolicy(credentials.caller, anonymousBucketOf(ctx.state.clientIp)));
-  setRateHeaders(ctx, windows);
+  setRateHeaders(ctx, await countGroupBRequest(deps, credentials.caller, ctx.state.clientIp));
 }

@@ -31,7 +31,8 @@ export function parseEntry(value: unknown): RpcEntry {
   if (!isObject(value)) return { kind: "invalid", id: null, message: "a request must be a JSON object" };
   const hasId = Object.hasOwn(value, "id");
   const rawId = value.id;
-  const idOk = !hasId || rawId === null || typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId));
+  const idOk =
+    !hasId || rawId === null || typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId));
   // An id we cannot echo faithfully (an object, an array, a boolean) makes the request invalid; answered with null.
   const id: RpcId = idOk && hasId ? (rawId as RpcId) : null;
   if (!idOk) return { kind: "invalid", id: null, message: "id must be a string, a number or null" };
@@ -63,11 +64,15 @@ export interface RpcError {
 /** The response to one call, as JSON text (results may already be serialized: they are spliced in, not re-encoded). */
 export function responseText(id: RpcId, outcome: { result: string } | { error: RpcError }): string {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},`;
-  return "result" in outcome ? `${head}"result":${outcome.result}}` : `${head}"error":${JSON.stringify(outcome.error)}}`;
+  return "result" in outcome
+    ? `${head}"result":${outcome.result}}`
+    : `${head}"error":${JSON.stringify(outcome.error)}}`;
 }
 
 export const parseErrorResponse = () =>
-  responseText(null, { error: { code: JSONRPC_ERRORS.parse_error, message: "Parse error: the body is not valid JSON" } });
+  responseText(null, {
+    error: { code: JSONRPC_ERRORS.parse_error, message: "Parse error: the body is not valid JSON" },
+  });
 
 export const invalidRequest = (message: string, data?: unknown): RpcError => ({
   code: JSONRPC_ERRORS.invalid_request,

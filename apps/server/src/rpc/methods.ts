@@ -12,6 +12,8 @@ export interface RpcCallContext {
   /** The id of this call (the HTTP request's, suffixed with the entry's position in a batch). */
   readonly requestId: string;
   readonly clientIp: string;
+  /** A header of the HTTP request ("" when absent): protocol parameters such as A2A-Version travel there. */
+  header(name: string): string;
 }
 
 /** A call's outcome: the result as JSON text, or an error (an HCS error, or a protocol's own JSON-RPC error). */
@@ -26,7 +28,9 @@ export interface RpcHandler {
   call(params: unknown, ctx: RpcCallContext): Promise<RpcOutcome>;
 }
 
-export type RpcMethod = { readonly kind: "operation"; readonly operation: Operation } | { readonly kind: "handler"; readonly handler: RpcHandler };
+export type RpcMethod =
+  | { readonly kind: "operation"; readonly operation: Operation }
+  | { readonly kind: "handler"; readonly handler: RpcHandler };
 
 /**
  * The methods of the JSON-RPC endpoint: every catalogue operation with an agent method name (served or not yet —
@@ -34,7 +38,8 @@ export type RpcMethod = { readonly kind: "operation"; readonly operation: Operat
  */
 export function methodTable(operations: readonly Operation[], handlers: Readonly<Record<string, RpcHandler>> = {}) {
   const table = new Map<string, RpcMethod>();
-  for (const operation of operations) if (operation.method) table.set(operation.method, { kind: "operation", operation });
+  for (const operation of operations)
+    if (operation.method) table.set(operation.method, { kind: "operation", operation });
   for (const [name, handler] of Object.entries(handlers)) {
     if (table.has(name)) throw new Error(`JSON-RPC method ${name} is declared twice`);
     table.set(name, { kind: "handler", handler });
@@ -42,12 +47,16 @@ export function methodTable(operations: readonly Operation[], handlers: Readonly
   return table;
 }
 
-/** Invokes a catalogue operation for a JSON-RPC (or A2A) call: named params are the operation's input. */
+/**
+ * Invokes a catalogue operation for a JSON-RPC (or A2A) call: named params are the operation's input. An A2A call
+ * names the contextId of its message, which what the operation creates keeps.
+ */
 export async function callOperation(
   operation: Operation,
   params: unknown,
   ctx: RpcCallContext,
   transport: Transport = "jsonrpc",
+  a2a: { readonly contextId?: string } = {},
 ): Promise<RpcOutcome> {
   if (Array.isArray(params))
     return {
@@ -62,6 +71,7 @@ export async function callOperation(
     transport,
     requestId: ctx.requestId,
     clientIp: ctx.clientIp,
+    ...(a2a.contextId ? { a2aContextId: a2a.contextId } : {}),
   });
   if (!result.ok) return { ok: false, error: result.error, meta: result };
   const json = result.output instanceof PreserializedJson ? result.output.json : JSON.stringify(result.output);

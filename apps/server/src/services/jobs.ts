@@ -38,6 +38,7 @@ export function jobView(row: JobsTable): Job {
     completed_at: row.completed_at,
     ...(row.result ? { result: JSON.parse(row.result) } : {}),
     ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? "" } } : {}),
+    ...(row.a2a_context_id ? { a2a_context_id: row.a2a_context_id } : {}),
   });
 }
 
@@ -78,6 +79,8 @@ export interface DispatchInput {
   readonly npi: string;
   readonly scanType: ScanType;
   readonly callbackUrl: string | null;
+  /** The contextId of the A2A message that asked for the scan, kept on the job (GetTask, ListTasks). */
+  readonly a2aContextId?: string | null;
   /** Written in the same transaction as the charge and the job (the audit event of the request). */
   readonly alsoInTransaction?: (trx: Transaction<Database>, status: number) => Promise<void>;
 }
@@ -125,6 +128,7 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
             result: null,
             error_code: null,
             error_message: null,
+            a2a_context_id: input.a2aContextId ?? null,
           })
           .execute();
       }
@@ -136,10 +140,15 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
   return { status: "accepted", job_id: jobId, poll_url: pollUrlOf(jobId), estimated_duration_ms: estimate };
 }
 
-/** The job, if it belongs to the account (403 forbidden for another account's job, 404 job_not_found otherwise). */
-export async function jobForAccount(deps: ServiceDeps, jobId: string, accountId: string): Promise<Job> {
+/** The job's row, if it belongs to the account (403 forbidden for another account's job, 404 job_not_found otherwise). */
+export async function jobRowForAccount(deps: ServiceDeps, jobId: string, accountId: string): Promise<JobsTable> {
   const row = await deps.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
   if (!row) throw new ServiceError("job_not_found", `no job ${jobId}`);
   if (row.account_id !== accountId) throw new ServiceError("forbidden", "this job belongs to another account");
-  return jobView(row);
+  return row;
+}
+
+/** The job, if it belongs to the account (403 forbidden for another account's job, 404 job_not_found otherwise). */
+export async function jobForAccount(deps: ServiceDeps, jobId: string, accountId: string): Promise<Job> {
+  return jobView(await jobRowForAccount(deps, jobId, accountId));
 }

@@ -156,6 +156,8 @@ export interface JobsTable {
   result: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** The contextId of the A2A message that started the job (null when it was dispatched over another transport). */
+  a2a_context_id: string | null;
 }
 
 /** Webhook outbox: one row per delivery, retried until delivered or give_up_at. */

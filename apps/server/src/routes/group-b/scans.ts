@@ -61,6 +61,7 @@ export const scanOperation = defineOperation({
       npi: input.npi,
       scanType: input.scan_type,
       callbackUrl: input.callback_url ?? null,
+      a2aContextId: call.a2aContextId,
       // The audit event commits with the charge and the job (202), or with the refusal (402).
       alsoInTransaction: (trx, status) => call.auditIn(trx, status),
     });
@@ -69,7 +70,7 @@ export const scanOperation = defineOperation({
   },
 });
 
-const JobInputSchema = z.strictObject({ job_id: z.string().regex(/^[0-9a-f-]{36}$/, "a job id") });
+export const JobInputSchema = z.strictObject({ job_id: z.string().regex(/^[0-9a-f-]{36}$/, "a job id") });
 
 export const getJobOperation = defineOperation({
   id: "getJob",

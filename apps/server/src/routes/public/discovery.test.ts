@@ -6,8 +6,8 @@ import { canonicalJson, ReputationSnapshotSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { agentSkills } from "../../a2a/agent-card.js";
-import { httpRequestTo } from "../../lab/https-client.js";
 import { documentedOperations } from "../../openapi/document.js";
+import { fetchTrustingCa } from "../../test-support/a2a-client.js";
 import { accountWithKey, completedJobRow, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 import { CATALOGUE } from "../catalogue.js";
@@ -20,22 +20,9 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A fetch for the A2A SDK that trusts the test CA (Node's global fetch cannot take a CA). */
-const fetchTrustingCa: typeof fetch = async (input, init) => {
-  const res = await httpRequestTo(String(input), {
-    ca: t.ca,
-    method: init?.method ?? "GET",
-    headers: init?.headers as Record<string, string>,
-  });
-  return new Response(res.text, {
-    status: res.status,
-    headers: { "content-type": String(res.headers["content-type"] ?? "") },
-  });
-};
-
 describe("A2A agent card", () => {
   it("is an A2A v1.0 card the @a2a-js/sdk resolver reads, pointing at the JSON-RPC endpoint", async () => {
-    const card = await new DefaultAgentCardResolver({ fetchImpl: fetchTrustingCa }).resolve(t.url);
+    const card = await new DefaultAgentCardResolver({ fetchImpl: fetchTrustingCa(t.ca) }).resolve(t.url);
     expect(card.name).toContain("HCS");
     expect(card.supportedInterfaces[0]).toMatchObject({
       url: `${t.url}/api/a2a`,

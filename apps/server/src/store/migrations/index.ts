@@ -5,6 +5,7 @@ import { agentsMigration } from "./003-agents.js";
 import { scanUploadSummaryMigration } from "./004-scan-upload-summary.js";
 import { webhookReceiverMigration } from "./005-webhook-receiver.js";
 import { auditTransportMigration } from "./006-audit-transport.js";
+import { jobA2aContextMigration } from "./007-job-a2a-context.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -16,5 +17,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "004-scan-upload-summary": scanUploadSummaryMigration(engine),
     "005-webhook-receiver": webhookReceiverMigration(engine),
     "006-audit-transport": auditTransportMigration(engine),
+    "007-job-a2a-context": jobA2aContextMigration(engine),
   };
 }

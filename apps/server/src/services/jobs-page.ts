@@ -1,0 +1,123 @@
+import { type JobListState, type JobsPage, JobsPageSchema } from "@hcs/protocol";
+import { type ExpressionBuilder, sql } from "kysely";
+import { z } from "zod";
+import { ServiceError } from "../errors.js";
+import type { Database } from "../store/schema.js";
+import type { ServiceDeps } from "./deps.js";
+import { jobView } from "./jobs.js";
+
+export interface JobsPageQuery {
+  readonly accountId: string;
+  readonly status?: JobListState;
+  readonly a2aContextId?: string;
+  readonly changedSince?: string;
+  readonly includeResults: boolean;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+// Newest first by creation, then id: a total order that a job's later updates never change, so pages never skip
+// or repeat a job however the jobs move on between them.
+const CursorSchema = z.tuple([z.string(), z.string()]);
+type Cursor = z.infer<typeof CursorSchema>;
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c), "utf8").toString("base64url");
+
+function decodeCursor(text: string): Cursor {
+  try {
+    return CursorSchema.parse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
+  } catch {
+    throw new ServiceError("invalid_query", "cursor is not one this service issued; start again without it", {
+      issues: [{ path: "cursor", message: "not a cursor from a previous page" }],
+    });
+  }
+}
+
+// Every column but `result`, which is read only when asked for (a completed job's findings can be large).
+const SUMMARY_COLUMNS = [
+  "id",
+  "account_id",
+  "npi",
+  "scan_type",
+  "status",
+  "callback_url",
+  "attempts",
+  "max_attempts",
+  "run_after",
+  "lease_owner",
+  "lease_expires_at",
+  "created_at",
+  "started_at",
+  "completed_at",
+  "duration_ms",
+  "credits_charged",
+  "error_code",
+  "error_message",
+  "a2a_context_id",
+] as const;
+
+type JobsExpression = ExpressionBuilder<Database, "jobs">;
+
+/** The listing state as a condition: `failed` and `cancelled` split the failed jobs by their error code. */
+function stateCondition(eb: JobsExpression, state: JobListState) {
+  if (state === "cancelled") return eb.and([eb("status", "=", "failed"), eb("error_code", "=", "cancelled")]);
+  if (state === "failed")
+    return eb.and([
+      eb("status", "=", "failed"),
+      eb.or([eb("error_code", "is", null), eb("error_code", "!=", "cancelled")]),
+    ]);
+  return eb("status", "=", state);
+}
+
+/**
+ * One page of an account's scan jobs, newest first, filtered by listing state, A2A context and the time of the
+ * last status change, with keyset pagination and the total over every page. A job no A2A message started reports
+ * its own id as its context (see a2a/task-mapping.ts), so filtering on that id finds it too.
+ */
+export async function jobsPage(deps: ServiceDeps, q: JobsPageQuery): Promise<JobsPage> {
+  const filtered = () => {
+    let query = deps.store.db.selectFrom("jobs").where("account_id", "=", q.accountId);
+    const { status, a2aContextId, changedSince } = q;
+    if (status) query = query.where((eb) => stateCondition(eb, status));
+    if (a2aContextId)
+      query = query.where((eb) =>
+        eb.or([
+          eb("a2a_context_id", "=", a2aContextId),
+          eb.and([eb("a2a_context_id", "is", null), eb("id", "=", a2aContextId)]),
+        ]),
+      );
+    // Stored times are ISO strings of one format, so they compare as text; the filter is brought to that format.
+    if (changedSince)
+      query = query.where(
+        sql<string>`coalesce(completed_at, started_at, created_at)`,
+        ">=",
+        new Date(changedSince).toISOString(),
+      );
+    return query;
+  };
+
+  let page = filtered()
+    .select(SUMMARY_COLUMNS)
+    .$if(q.includeResults, (qb) => qb.select("result"));
+  if (q.cursor) {
+    const [createdAt, id] = decodeCursor(q.cursor);
+    page = page.where(sql<boolean>`(created_at, id) < (${createdAt}, ${id})`);
+  }
+  const [rows, count] = await Promise.all([
+    page
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(q.limit + 1)
+      .execute(),
+    filtered()
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const shown = rows.slice(0, q.limit);
+  const last = shown.at(-1);
+  return JobsPageSchema.parse({
+    jobs: shown.map((row) => jobView({ ...row, result: row.result ?? null })),
+    next_cursor: rows.length > q.limit && last ? encodeCursor([last.created_at, last.id]) : null,
+    total: Number(count.n),
+  });
+}
