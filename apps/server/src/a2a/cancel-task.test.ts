@@ -2,6 +2,7 @@ import type { Task } from "@a2a-js/sdk";
 import { TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wouldExceed } from "../http/rate-limit.js";
 import { claimJobs } from "../jobs/queue.js";
 import { CATALOGUE } from "../routes/catalogue.js";
 import { getAccount } from "../services/accounts.js";
@@ -127,6 +128,7 @@ describe("a blocking SendMessage whose job outlasts the bound", () => {
         requestId: "req-blocking",
         clientIp: "127.0.0.1",
         header: (name) => (name.toLowerCase() === "a2a-version" ? "1.0" : ""),
+        overLimit: (policy) => wouldExceed(t.server.deps, policy),
       },
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);

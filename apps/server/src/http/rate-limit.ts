@@ -5,6 +5,7 @@ import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
+import type { CounterIncrement } from "../store/write-batcher.js";
 import { anonymousBucketOf } from "./client-address.js";
 import type { HcsContext } from "./state.js";
 
@@ -56,35 +57,45 @@ const windowStart = (nowMs: number, w: RateWindow) => Math.floor(nowMs / w.windo
 const bucketOf = (policy: RatePolicy, w: RateWindow) => `${policy.bucket}:${w.windowMs}`;
 
 /**
- * Counts one request against each window of the policy, inside the caller's transaction (usually a group-commit
- * batch). Fixed windows aligned to the clock; counters in the store (one upsert per window) so every server
- * process shares them.
+ * The policy's windows as counters of a group transaction (see WriteBatcher): fixed windows aligned to the clock,
+ * counted in the store — one upsert per window and batch, however many calls of the batch it counts — so every
+ * server process shares them. The op receives the counts in window order; {@link windowStates} reads them.
  */
-export async function incrementWindows(
-  hot: HotSql,
-  trx: Transaction<Database>,
-  policy: RatePolicy,
-  nowMs: number,
-): Promise<WindowState[]> {
-  const out: WindowState[] = [];
-  for (const w of policy.windows) {
+export function windowCounters(hot: HotSql, policy: RatePolicy, nowMs: number): CounterIncrement[] {
+  return policy.windows.map((w) => {
     const start = windowStart(nowMs, w);
-    // Hot path (every Group A/B request): one upsert per window.
-    const [row] = await hot.all<{ count: number }>(
-      trx,
-      "insert into rate_limits (bucket, window_start, count, expires_at) values (?, ?, 1, ?) on conflict (bucket, window_start) do update set count = rate_limits.count + 1 returning count",
-      [bucketOf(policy, w), start, start + w.windowMs],
-    );
-    if (!row) throw new Error("rate-limit upsert returned no row");
-    out.push({ limit: w.limit, count: Number(row.count), resetAtMs: start + w.windowMs });
-  }
-  return out;
+    const bucket = bucketOf(policy, w);
+    return {
+      key: `${bucket}@${start}`,
+      async add(trx: Transaction<Database>, n: number) {
+        // Hot path (every Group A/B call, coalesced per batch).
+        const [row] = await hot.all<{ count: number }>(
+          trx,
+          "insert into rate_limits (bucket, window_start, count, expires_at) values (?, ?, ?, ?) on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count returning count",
+          [bucket, start, n, start + w.windowMs],
+        );
+        if (!row) throw new Error("rate-limit upsert returned no row");
+        return Number(row.count);
+      },
+    };
+  });
+}
+
+/** The windows' states from the counts a group transaction gave {@link windowCounters}. */
+export function windowStates(policy: RatePolicy, nowMs: number, counts: readonly number[]): WindowState[] {
+  return policy.windows.map((w, i) => {
+    const start = windowStart(nowMs, w);
+    return { limit: w.limit, count: counts[i]!, resetAtMs: start + w.windowMs };
+  });
 }
 
 /** Counts one request now, in its own group commit (for requests whose effects cannot be undone later). */
 export function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
   const nowMs = deps.now().getTime();
-  return deps.store.writes.run((trx) => incrementWindows(deps.store.hot, trx, policy, nowMs));
+  return deps.store.writes.run(
+    async (_trx, counts) => windowStates(policy, nowMs, counts),
+    windowCounters(deps.store.hot, policy, nowMs),
+  );
 }
 
 /**

@@ -41,6 +41,12 @@ export interface Invocation {
   readonly headOnly?: boolean;
   /** Checks that must pass before the input is read (https behind a proxy, the announced body size). */
   readonly guard?: () => void;
+  /**
+   * The quick read that refuses a caller already over its limit before a call that changes nothing runs (default:
+   * one read per call). A JSON-RPC batch shares one read per bucket between its entries: each entry is still
+   * counted, and refused if over the limit, in its own settlement.
+   */
+  readonly overLimit?: (policy: RatePolicy) => Promise<boolean>;
 }
 
 /** What the caller's transport needs to answer: the outcome and the accounting that goes with it. */
@@ -207,7 +213,8 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
     if (policy) {
       if (operation.readOnly) {
         countInSettlement = true;
-        if (await wouldExceed(deps, policy)) throw new ServiceError("rate_limited", "rate limit exceeded");
+        const over = inv.overLimit ? await inv.overLimit(policy) : await wouldExceed(deps, policy);
+        if (over) throw new ServiceError("rate_limited", "rate limit exceeded");
       } else {
         windows = await countRequest(deps, policy);
         const limited = rateLimitedError(windows, deps.now().getTime());

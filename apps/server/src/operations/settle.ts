@@ -1,6 +1,12 @@
 import { httpStatusFor } from "@hcs/protocol";
 import type { ServiceError } from "../errors.js";
-import { incrementWindows, type RatePolicy, rateLimitedError, type WindowState } from "../http/rate-limit.js";
+import {
+  type RatePolicy,
+  rateLimitedError,
+  type WindowState,
+  windowCounters,
+  windowStates,
+} from "../http/rate-limit.js";
 import { type AuditEvent, appendAuditEvent } from "../services/audit.js";
 import { insufficientCredits } from "../services/credit-errors.js";
 import { chargeCredits } from "../services/credits.js";
@@ -46,24 +52,28 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
  */
 export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled> {
   const { hot } = deps.store;
-  return deps.store.writes.run(async (trx) => {
-    const windows = plan.rate ? await incrementWindows(hot, trx, plan.rate, plan.nowMs) : null;
-    const limited = windows ? rateLimitedError(windows, plan.nowMs) : null;
-    let veto: ServiceError | null = limited?.error ?? null;
-    let balance: number | null = null;
-    if (!veto && plan.charge && plan.charge.credits > 0) {
-      const c = await chargeCredits(hot, trx, {
-        accountId: plan.charge.accountId,
-        amount: plan.charge.credits,
-        operation: plan.charge.operation,
-        reference: plan.reference,
-        at: new Date(plan.nowMs).toISOString(),
-      });
-      balance = c.balance;
-      if (!c.charged) veto = insufficientCredits(plan.charge.credits, c.balance);
-    }
-    const event = plan.audit(veto ? httpStatusFor(veto.code) : plan.status);
-    if (event) await appendAuditEvent(hot, trx, event);
-    return { windows, limited, veto, balance };
-  });
+  const rate = plan.rate;
+  return deps.store.writes.run(
+    async (trx, counts) => {
+      const windows = rate ? windowStates(rate, plan.nowMs, counts) : null;
+      const limited = windows ? rateLimitedError(windows, plan.nowMs) : null;
+      let veto: ServiceError | null = limited?.error ?? null;
+      let balance: number | null = null;
+      if (!veto && plan.charge && plan.charge.credits > 0) {
+        const c = await chargeCredits(hot, trx, {
+          accountId: plan.charge.accountId,
+          amount: plan.charge.credits,
+          operation: plan.charge.operation,
+          reference: plan.reference,
+          at: new Date(plan.nowMs).toISOString(),
+        });
+        balance = c.balance;
+        if (!c.charged) veto = insufficientCredits(plan.charge.credits, c.balance);
+      }
+      const event = plan.audit(veto ? httpStatusFor(veto.code) : plan.status);
+      if (event) await appendAuditEvent(hot, trx, event);
+      return { windows, limited, veto, balance };
+    },
+    rate ? windowCounters(hot, rate, plan.nowMs) : [],
+  );
 }

@@ -4,7 +4,13 @@ import { ServiceError } from "../errors.js";
 import { readRawBody } from "../http/body.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
-import { countGroupBRequest, setRateHeaders, type WindowState } from "../http/rate-limit.js";
+import {
+  countGroupBRequest,
+  type RatePolicy,
+  setRateHeaders,
+  type WindowState,
+  wouldExceed,
+} from "../http/rate-limit.js";
 import { requestGuard, writeCallMeta } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { CallMeta, Credentials } from "../operations/invoke.js";
@@ -66,12 +72,24 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
     const credentials = await credentialsOf(deps, ctx, "either");
     ctx.state.caller = credentials.caller;
     const raw = await readRawBody(ctx);
+    // One over-limit read per bucket for the whole request: a batch's 50 entries share it (each is still counted,
+    // and refused past the limit, in its own settlement).
+    const reads = new Map<string, Promise<boolean>>();
+    const overLimit = (policy: RatePolicy) => {
+      let read = reads.get(policy.bucket);
+      if (!read) {
+        read = wouldExceed(deps, policy);
+        reads.set(policy.bucket, read);
+      }
+      return read;
+    };
     const context = (suffix: string): RpcCallContext => ({
       deps,
       credentials,
       requestId: `${ctx.state.requestId}${suffix}`,
       clientIp: ctx.state.clientIp,
       header: (name) => ctx.get(name),
+      overLimit,
     });
 
     let body: unknown;

@@ -1,6 +1,7 @@
 import { httpStatusFor, JSONRPC_ERRORS, jsonRpcCodeFor } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import type { ServiceError } from "../errors.js";
+import type { RatePolicy } from "../http/rate-limit.js";
 import { type CallMeta, type Credentials, invoke } from "../operations/invoke.js";
 import { type Operation, PreserializedJson, type Transport } from "../operations/operation.js";
 import type { RpcError } from "./jsonrpc.js";
@@ -14,6 +15,8 @@ export interface RpcCallContext {
   readonly clientIp: string;
   /** A header of the HTTP request ("" when absent): protocol parameters such as A2A-Version travel there. */
   header(name: string): string;
+  /** The quick over-limit read, shared by the calls of one HTTP request (see Invocation.overLimit). */
+  readonly overLimit: (policy: RatePolicy) => Promise<boolean>;
 }
 
 /** A call's outcome: the result as JSON text, or an error (an HCS error, or a protocol's own JSON-RPC error). */
@@ -71,6 +74,7 @@ export async function callOperation(
     transport,
     requestId: ctx.requestId,
     clientIp: ctx.clientIp,
+    overLimit: ctx.overLimit,
     ...(a2a.contextId ? { a2aContextId: a2a.contextId } : {}),
   });
   if (!result.ok) return { ok: false, error: result.error, meta: result };

@@ -1,7 +1,7 @@
 import { type FindingParsed, SCORING_VERSION } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isServiceError } from "../errors.js";
-import { countRequest } from "../http/rate-limit.js";
+import { countRequest, windowCounters } from "../http/rate-limit.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import { createAccount, getAccount, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { authenticateApiKey, issueApiKey, revokeApiKey } from "../services/api-keys.js";
@@ -96,7 +96,9 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         plan: "professional",
         tier: "bulk",
       });
-      await expect(authenticateApiKey(deps, `${apiKey.slice(0, -1)}X`)).rejects.toMatchObject({
+      // One character of the secret changed (never to itself: a key ending in X would otherwise be "changed" to itself).
+      const altered = `${apiKey.slice(0, -1)}${apiKey.endsWith("X") ? "Y" : "X"}`;
+      await expect(authenticateApiKey(deps, altered)).rejects.toMatchObject({
         code: "invalid_credentials",
       });
       await expect(authenticateApiKey(deps, "hcs_live_nope")).rejects.toMatchObject({ code: "invalid_credentials" });
@@ -183,6 +185,43 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
       const keys = (await store.db.selectFrom("server_meta").select("key").execute()).map((r) => r.key);
       expect(keys).toContain("batch-ok");
       expect(keys).not.toContain("batch-bad");
+    });
+
+    it("coalesces a group commit's increments of one counter into one write, each op getting its own count", async () => {
+      const policy = { bucket: "test:coalesce", windows: [{ limit: 100, windowMs: 60_000 }] };
+      const nowMs = clock.getTime();
+      const counters = () => windowCounters(store.hot, policy, nowMs);
+      let writes = 0;
+      const counted = () =>
+        counters().map((c) => ({
+          ...c,
+          add: (trx: Parameters<typeof c.add>[0], n: number) => {
+            writes++;
+            return c.add(trx, n);
+          },
+        }));
+      // Ten ops in one event-loop turn share one transaction: one write of +10, counts 1..10 in submission order.
+      const counts = await Promise.all(
+        Array.from({ length: 10 }, () => store.writes.run(async (_trx, c) => c[0]!, counted())),
+      );
+      expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(writes).toBe(1);
+      // One op of a batch fails: the batch rolls back and each op runs alone, counting itself; nothing is lost or
+      // counted twice.
+      writes = 0;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 4 }, (_, i) =>
+          store.writes.run(async (_trx, c) => {
+            if (i === 1) throw new Error("this op fails");
+            return c[0]!;
+          }, counted()),
+        ),
+      );
+      expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : "failed"))).toEqual([11, "failed", 12, 13]);
+      const [row] = await store.hot.all<{ count: number }>(store.db, "select count from rate_limits where bucket = ?", [
+        "test:coalesce:60000",
+      ]);
+      expect(Number(row!.count)).toBe(13);
     });
 
     it("counts rate-limit windows per bucket and window", async () => {

@@ -2,10 +2,23 @@ import type { Kysely, Transaction } from "kysely";
 import { isStoreUnavailable } from "./availability.js";
 import type { Database } from "./schema.js";
 
-export type WriteOp<T> = (trx: Transaction<Database>) => Promise<T>;
+/** An op of a group transaction; `counts` are the values its counter increments took, in the order given. */
+export type WriteOp<T> = (trx: Transaction<Database>, counts: readonly number[]) => Promise<T>;
+
+/**
+ * One increment of a shared counter (a rate-limit window): the increments of one group transaction for the same key
+ * are added together and written with one statement, and each op gets the value its own increment would have
+ * produced, in submission order — as if each had run `count = count + 1` in turn.
+ */
+export interface CounterIncrement {
+  readonly key: string;
+  /** Adds `n` to the counter inside `trx` and returns its new value. */
+  add(trx: Transaction<Database>, n: number): Promise<number>;
+}
 
 interface Pending {
   readonly op: WriteOp<unknown>;
+  readonly counters: readonly CounterIncrement[];
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -26,10 +39,14 @@ export class WriteBatcher {
     private readonly maxBatch = 256,
   ) {}
 
-  /** Runs `op` inside the next group transaction and resolves with its result after the commit. */
-  run<T>(op: WriteOp<T>): Promise<T> {
+  /**
+   * Runs `op` inside the next group transaction and resolves with its result after the commit. `counters` are
+   * incremented by one each before the op runs (coalesced with the batch's other increments of the same key); the
+   * op receives their new values.
+   */
+  run<T>(op: WriteOp<T>, counters: readonly CounterIncrement[] = []): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ op, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ op, counters, resolve: resolve as (v: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -58,8 +75,16 @@ export class WriteBatcher {
     if (batch.length === 0) return;
     try {
       const results = await this.db.transaction().execute(async (trx) => {
+        const next = await addCounters(trx, batch);
         const out: unknown[] = [];
-        for (const p of batch) out.push(await p.op(trx));
+        for (const p of batch) {
+          const counts = p.counters.map((c) => {
+            const value = next.get(c.key)!;
+            next.set(c.key, value + 1);
+            return value;
+          });
+          out.push(await p.op(trx, counts));
+        }
         return out;
       });
       for (const [i, p] of batch.entries()) p.resolve(results[i]);
@@ -77,9 +102,33 @@ export class WriteBatcher {
 
   private async runAlone(p: Pending): Promise<void> {
     try {
-      p.resolve(await this.db.transaction().execute(p.op));
+      p.resolve(
+        await this.db.transaction().execute(async (trx) => {
+          const counts: number[] = [];
+          for (const c of p.counters) counts.push(await c.add(trx, 1));
+          return p.op(trx, counts);
+        }),
+      );
     } catch (err) {
       p.reject(err);
     }
   }
+}
+
+/**
+ * Writes every counter key of a batch once, adding how many of its ops increment it, and returns for each key the
+ * value the first of those increments takes (the ops then take the following values in submission order).
+ */
+async function addCounters(trx: Transaction<Database>, batch: readonly Pending[]): Promise<Map<string, number>> {
+  const totals = new Map<string, { increment: CounterIncrement; n: number }>();
+  for (const p of batch) {
+    for (const c of p.counters) {
+      const t = totals.get(c.key);
+      if (t) t.n++;
+      else totals.set(c.key, { increment: c, n: 1 });
+    }
+  }
+  const first = new Map<string, number>();
+  for (const [key, { increment, n }] of totals) first.set(key, (await increment.add(trx, n)) - n + 1);
+  return first;
 }
