@@ -5,7 +5,7 @@ import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
-import type { CounterIncrement } from "../store/write-batcher.js";
+import type { BulkWrite } from "../store/write-batcher.js";
 import { anonymousBucketOf } from "./client-address.js";
 import type { HcsContext } from "./state.js";
 
@@ -56,32 +56,64 @@ export interface WindowState {
 const windowStart = (nowMs: number, w: RateWindow) => Math.floor(nowMs / w.windowMs) * w.windowMs;
 const bucketOf = (policy: RatePolicy, w: RateWindow) => `${policy.bucket}:${w.windowMs}`;
 
-/**
- * The policy's windows as counters of a group transaction (see WriteBatcher): fixed windows aligned to the clock,
- * counted in the store — one upsert per window and batch, however many calls of the batch it counts — so every
- * server process shares them. The op receives the counts in window order; {@link windowStates} reads them.
- */
-export function windowCounters(hot: HotSql, policy: RatePolicy, nowMs: number): CounterIncrement[] {
+/** The counter row one window of a policy is counted in at a moment. */
+export interface WindowCounter {
+  readonly bucket: string;
+  readonly start: number;
+  readonly expiresAt: number;
+}
+
+/** The counters a call made at `nowMs` is counted in, in window order (fixed windows aligned to the clock). */
+export function windowCounters(policy: RatePolicy, nowMs: number): WindowCounter[] {
   return policy.windows.map((w) => {
     const start = windowStart(nowMs, w);
-    const bucket = bucketOf(policy, w);
-    return {
-      key: `${bucket}@${start}`,
-      async add(trx: Transaction<Database>, n: number) {
-        // Hot path (every Group A/B call, coalesced per batch).
-        const [row] = await hot.all<{ count: number }>(
-          trx,
-          "insert into rate_limits (bucket, window_start, count, expires_at) values (?, ?, ?, ?) on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count returning count",
-          [bucket, start, n, start + w.windowMs],
-        );
-        if (!row) throw new Error("rate-limit upsert returned no row");
-        return Number(row.count);
-      },
-    };
+    return { bucket: bucketOf(policy, w), start, expiresAt: start + w.windowMs };
   });
 }
 
-/** The windows' states from the counts a group transaction gave {@link windowCounters}. */
+/**
+ * Counts calls inside a group transaction: `calls[i]` lists the counters of call i (null: not counted). Counted in
+ * the store, so every server process shares them, with one upsert per counter however many calls of the group it
+ * counts (in key order, so two processes' groups take the rows' locks in the same order); each call gets the counts
+ * it would have seen counting itself, in order, as if each had run `count = count + 1` in turn.
+ */
+export async function countCalls(
+  hot: HotSql,
+  trx: Transaction<Database>,
+  calls: readonly (readonly WindowCounter[] | null)[],
+): Promise<(number[] | null)[]> {
+  const keyOf = (c: WindowCounter) => `${c.bucket}@${c.start}`;
+  const totals = new Map<string, { counter: WindowCounter; n: number }>();
+  for (const counters of calls) {
+    for (const c of counters ?? []) {
+      const t = totals.get(keyOf(c));
+      if (t) t.n++;
+      else totals.set(keyOf(c), { counter: c, n: 1 });
+    }
+  }
+  const next = new Map<string, number>();
+  for (const key of [...totals.keys()].sort()) {
+    const { counter, n } = totals.get(key)!;
+    // Hot path (every Group A/B call, coalesced per group).
+    const [row] = await hot.all<{ count: number }>(
+      trx,
+      "insert into rate_limits (bucket, window_start, count, expires_at) values (?, ?, ?, ?) on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count returning count",
+      [counter.bucket, counter.start, n, counter.expiresAt],
+    );
+    if (!row) throw new Error("rate-limit upsert returned no row");
+    next.set(key, Number(row.count) - n + 1);
+  }
+  return calls.map(
+    (counters) =>
+      counters?.map((c) => {
+        const value = next.get(keyOf(c))!;
+        next.set(keyOf(c), value + 1);
+        return value;
+      }) ?? null,
+  );
+}
+
+/** The windows' states from the counts {@link countCalls} gave a call. */
 export function windowStates(policy: RatePolicy, nowMs: number, counts: readonly number[]): WindowState[] {
   return policy.windows.map((w, i) => {
     const start = windowStart(nowMs, w);
@@ -89,14 +121,26 @@ export function windowStates(policy: RatePolicy, nowMs: number, counts: readonly
   });
 }
 
-/** Counts one request now, in its own group commit (for requests whose effects cannot be undone later). */
-export function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
+/** Counts one request now, in the next group commit (for requests whose effects cannot be undone later). */
+export async function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
   const nowMs = deps.now().getTime();
-  return deps.store.writes.run(
-    async (_trx, counts) => windowStates(policy, nowMs, counts),
-    windowCounters(deps.store.hot, policy, nowMs),
-  );
+  const counts = await deps.store.writes.runInBulk(windowCounting, {
+    hot: deps.store.hot,
+    counters: windowCounters(policy, nowMs),
+  });
+  return windowStates(policy, nowMs, counts);
 }
+
+/** Requests counted on their own (before they run), grouped per group commit like settlements. */
+const windowCounting: BulkWrite<{ hot: HotSql; counters: WindowCounter[] }, number[]> = {
+  async run(trx, items) {
+    return (await countCalls(
+      items[0]!.hot,
+      trx,
+      items.map((i) => i.counters),
+    )) as number[][];
+  },
+};
 
 /**
  * Counts, in its own group commit, one request that invoked no operation — an unparseable or empty JSON-RPC body, an

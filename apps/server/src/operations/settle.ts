@@ -1,16 +1,19 @@
 import { httpStatusFor } from "@hcs/protocol";
 import type { ServiceError } from "../errors.js";
 import {
+  countCalls,
   type RatePolicy,
   rateLimitedError,
   type WindowState,
   windowCounters,
   windowStates,
 } from "../http/rate-limit.js";
-import { type AuditEvent, appendAuditEvent } from "../services/audit.js";
+import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
 import { insufficientCredits } from "../services/credit-errors.js";
-import { chargeCredits } from "../services/credits.js";
+import { chargeAll } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { HotSql } from "../store/hot-sql.js";
+import type { BulkWrite } from "../store/write-batcher.js";
 
 /** What one call's settlement transaction must do (each part optional). */
 export interface SettlementPlan {
@@ -44,36 +47,66 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
 }
 
 /**
- * Settles one call in one transaction, written after its answer is decided and before it is sent: the rate-limit
- * count, the credits of a metered operation and the audit event with the final status. Calls settled in one
- * event-loop turn share the transaction (group commit, DESIGN §4). The count may turn the answer into a 429 and a
- * short balance into a 402 — in both cases nothing is charged. If the transaction fails, nothing of it happened and
- * the caller must fail the call.
+ * Settles one call, written after its answer is decided and before it is sent: the rate-limit count, the credits
+ * of a metered operation and the audit event with the final status, in one transaction. Calls settled in one
+ * event-loop turn share the transaction (group commit, DESIGN §4) and are written together (see
+ * {@link settlements}). The count may turn the answer into a 429 and a short balance into a 402 — in both cases
+ * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
 export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled> {
-  const { hot } = deps.store;
-  const rate = plan.rate;
-  return deps.store.writes.run(
-    async (trx, counts) => {
-      const windows = rate ? windowStates(rate, plan.nowMs, counts) : null;
-      const limited = windows ? rateLimitedError(windows, plan.nowMs) : null;
-      let veto: ServiceError | null = limited?.error ?? null;
-      let balance: number | null = null;
-      if (!veto && plan.charge && plan.charge.credits > 0) {
-        const c = await chargeCredits(hot, trx, {
-          accountId: plan.charge.accountId,
-          amount: plan.charge.credits,
-          operation: plan.charge.operation,
-          reference: plan.reference,
-          at: new Date(plan.nowMs).toISOString(),
-        });
-        balance = c.balance;
-        if (!c.charged) veto = insufficientCredits(plan.charge.credits, c.balance);
-      }
-      const event = plan.audit(veto ? httpStatusFor(veto.code) : plan.status);
-      if (event) await appendAuditEvent(hot, trx, event);
-      return { windows, limited, veto, balance };
-    },
-    rate ? windowCounters(hot, rate, plan.nowMs) : [],
-  );
+  return deps.store.writes.runInBulk(settlements, { hot: deps.store.hot, plan });
 }
+
+/**
+ * The settlements of one group commit, written as if each call were settled in turn — with one upsert per
+ * rate-limit counter, one conditional update per charged account, and one insert for the ledger rows and one for
+ * the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
+ */
+const settlements: BulkWrite<{ readonly hot: HotSql; readonly plan: SettlementPlan }, Settled> = {
+  async run(trx, items) {
+    const hot = items[0]!.hot;
+    const plans = items.map((i) => i.plan);
+    const counts = await countCalls(
+      hot,
+      trx,
+      plans.map((p) => (p.rate ? windowCounters(p.rate, p.nowMs) : null)),
+    );
+    const settled = plans.map((plan, i) => {
+      const windows = plan.rate ? windowStates(plan.rate, plan.nowMs, counts[i]!) : null;
+      const limited = windows ? rateLimitedError(windows, plan.nowMs) : null;
+      return { windows, limited, veto: limited?.error ?? null, balance: null as number | null };
+    });
+    const charged = plans.flatMap((plan, i) =>
+      plan.charge && plan.charge.credits > 0 && !settled[i]!.veto ? [i] : [],
+    );
+    const results = await chargeAll(
+      hot,
+      trx,
+      charged.map((i) => {
+        const { charge, reference, nowMs } = plans[i]!;
+        return {
+          accountId: charge!.accountId,
+          amount: charge!.credits,
+          operation: charge!.operation,
+          reference,
+          at: new Date(nowMs).toISOString(),
+        };
+      }),
+    );
+    for (const [k, i] of charged.entries()) {
+      const r = results[k]!;
+      settled[i]!.balance = r.balance;
+      if (!r.charged) settled[i]!.veto = insufficientCredits(plans[i]!.charge!.credits, r.balance);
+    }
+    await appendAuditEvents(
+      hot,
+      trx,
+      plans.flatMap((plan, i) => {
+        const veto = settled[i]!.veto;
+        const event = plan.audit(veto ? httpStatusFor(veto.code) : plan.status);
+        return event ? [event] : [];
+      }),
+    );
+    return settled;
+  },
+};

@@ -61,3 +61,31 @@ export function postgresHotSql(): HotSql {
     },
   };
 }
+
+/** Most rows one multi-row insert carries: statement texts (and the statement caches) stay few and small. */
+const INSERT_CHUNK = 64;
+const insertTexts = new Map<string, string>();
+
+/**
+ * Inserts rows (values in `columns` order) with one statement per {@link INSERT_CHUNK} rows instead of one per row:
+ * a group commit writes its audit events and ledger rows this way. Rows keep their order (and so their ids).
+ */
+export async function insertRows(
+  hot: HotSql,
+  executor: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const key = `${table}(${columns.join(",")})x${chunk.length}`;
+    let text = insertTexts.get(key);
+    if (!text) {
+      const tuple = `(${columns.map(() => "?").join(", ")})`;
+      text = `insert into ${table} (${columns.join(", ")}) values ${chunk.map(() => tuple).join(", ")}`;
+      insertTexts.set(key, text);
+    }
+    await hot.all(executor, text, chunk.flat());
+  }
+}

@@ -1,21 +1,23 @@
 import { type FindingParsed, SCORING_VERSION } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isServiceError } from "../errors.js";
-import { countRequest, windowCounters } from "../http/rate-limit.js";
+import { countRequest } from "../http/rate-limit.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import { createAccount, getAccount, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { authenticateApiKey, issueApiKey, revokeApiKey } from "../services/api-keys.js";
 import { appendAuditEvent, auditLeafHash } from "../services/audit.js";
 import { bootstrapOperatorAccount } from "../services/bootstrap.js";
-import { chargeCredits } from "../services/credits.js";
+import { chargeAll, chargeCredits } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { gradeForNpi, openFindings, recordAssessment, regradeAfterScoringChange } from "../services/grades.js";
 import { addPractice } from "../services/practices.js";
 import { computeReputation } from "../services/reputation.js";
 import { completedJobRow } from "../test-support/fixtures.js";
 import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
+import type { HotSql } from "./hot-sql.js";
 import type { Engine } from "./migrations/engine.js";
 import type { Store } from "./store.js";
+import type { BulkWrite } from "./write-batcher.js";
 
 /**
  * One conformance suite, run against every engine (DESIGN §4): the same queries must behave the same on the
@@ -187,41 +189,104 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
       expect(keys).not.toContain("batch-bad");
     });
 
-    it("coalesces a group commit's increments of one counter into one write, each op getting its own count", async () => {
+    /** The store with its hot statements counted by their first words (e.g. "update accounts"). */
+    const countingStore = () => {
+      const seen = new Map<string, number>();
+      const hot: HotSql = {
+        all(executor, text, params) {
+          const head = text.split(" ").slice(0, 3).join(" ");
+          seen.set(head, (seen.get(head) ?? 0) + 1);
+          return store.hot.all(executor, text, params);
+        },
+      };
+      return { deps: { ...deps, store: { ...store, hot } }, hot, seen };
+    };
+
+    it("writes a group commit's items of one bulk kind in one call, and retries them alone when the group fails", async () => {
+      const calls: number[][] = [];
+      const kind: BulkWrite<number, number> = {
+        async run(trx, items) {
+          calls.push([...items]);
+          await trx
+            .insertInto("server_meta")
+            .values(items.map((i) => ({ key: `bulk-${i}`, value: "1" })))
+            .execute();
+          if (items.includes(13)) throw new Error("item 13 cannot be written");
+          return items.map((i) => i * 2);
+        },
+      };
+      // Items queued in one event-loop turn, with an ordinary op among them: one call for the three items.
+      const op = store.writes.run(async () => "op");
+      const results = await Promise.all([1, 2, 3].map((i) => store.writes.runInBulk(kind, i)));
+      expect(results).toEqual([2, 4, 6]);
+      await expect(op).resolves.toBe("op");
+      expect(calls).toEqual([[1, 2, 3]]);
+      // One bad item rolls the group back; each item is then written alone and only the bad one fails.
+      calls.length = 0;
+      const outcomes = await Promise.allSettled([4, 13, 5].map((i) => store.writes.runInBulk(kind, i)));
+      expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : "failed"))).toEqual([8, "failed", 10]);
+      expect(calls).toEqual([[4, 13, 5], [4], [13], [5]]);
+      const keys = (await store.db.selectFrom("server_meta").select("key").execute()).map((r) => r.key);
+      expect(keys).toEqual(expect.arrayContaining(["bulk-1", "bulk-2", "bulk-3", "bulk-4", "bulk-5"]));
+      expect(keys).not.toContain("bulk-13");
+    });
+
+    it("counts a group commit's calls of one rate-limit window with one upsert, each call getting its own count", async () => {
+      const counting = countingStore();
       const policy = { bucket: "test:coalesce", windows: [{ limit: 100, windowMs: 60_000 }] };
-      const nowMs = clock.getTime();
-      const counters = () => windowCounters(store.hot, policy, nowMs);
-      let writes = 0;
-      const counted = () =>
-        counters().map((c) => ({
-          ...c,
-          add: (trx: Parameters<typeof c.add>[0], n: number) => {
-            writes++;
-            return c.add(trx, n);
-          },
-        }));
-      // Ten ops in one event-loop turn share one transaction: one write of +10, counts 1..10 in submission order.
       const counts = await Promise.all(
-        Array.from({ length: 10 }, () => store.writes.run(async (_trx, c) => c[0]!, counted())),
+        Array.from({ length: 10 }, async () => (await countRequest(counting.deps, policy))[0]!.count),
       );
       expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      expect(writes).toBe(1);
-      // One op of a batch fails: the batch rolls back and each op runs alone, counting itself; nothing is lost or
-      // counted twice.
-      writes = 0;
-      const outcomes = await Promise.allSettled(
-        Array.from({ length: 4 }, (_, i) =>
-          store.writes.run(async (_trx, c) => {
-            if (i === 1) throw new Error("this op fails");
-            return c[0]!;
-          }, counted()),
-        ),
-      );
-      expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : "failed"))).toEqual([11, "failed", 12, 13]);
+      expect(counting.seen.get("insert into rate_limits")).toBe(1);
       const [row] = await store.hot.all<{ count: number }>(store.db, "select count from rate_limits where bucket = ?", [
         "test:coalesce:60000",
       ]);
-      expect(Number(row!.count)).toBe(13);
+      expect(Number(row!.count)).toBe(10);
+    });
+
+    it("takes a group's charges on one account with one update while the account holds them all, else in turn", async () => {
+      const { account } = await createAccount(deps, { name: "G", plan: "free", tier: "standard", credits: 100 });
+      const at = clock.toISOString();
+      const charge = (amount: number, reference: string) => ({
+        accountId: account.id,
+        amount,
+        operation: "grade",
+        reference,
+        at,
+      });
+      const covered = countingStore();
+      const first = await store.writes.run((trx) => chargeAll(covered.hot, trx, [charge(10, "g1"), charge(20, "g2")]));
+      expect(first).toEqual([
+        { charged: true, balance: 90 },
+        { charged: true, balance: 70 },
+      ]);
+      expect(covered.seen.get("update accounts set")).toBe(1);
+      // 70 left: 30 and 25 fit, 40 does not, 15 still does — as if each had been charged alone, in order.
+      const second = await store.writes.run((trx) =>
+        chargeAll(store.hot, trx, [charge(30, "g3"), charge(25, "g4"), charge(40, "g5"), charge(15, "g6")]),
+      );
+      expect(second).toEqual([
+        { charged: true, balance: 40 },
+        { charged: true, balance: 15 },
+        { charged: false, balance: 15 },
+        { charged: true, balance: 0 },
+      ]);
+      expect((await getAccount(deps, account.id)).credits).toBe(0);
+      const ledger = await store.db
+        .selectFrom("credit_ledger")
+        .select(["reference", "delta", "balance_after"])
+        .where("account_id", "=", account.id)
+        .where("operation", "=", "grade")
+        .orderBy("id")
+        .execute();
+      expect(ledger).toEqual([
+        { reference: "g1", delta: -10, balance_after: 90 },
+        { reference: "g2", delta: -20, balance_after: 70 },
+        { reference: "g3", delta: -30, balance_after: 40 },
+        { reference: "g4", delta: -25, balance_after: 15 },
+        { reference: "g6", delta: -15, balance_after: 0 },
+      ]);
     });
 
     it("counts rate-limit windows per bucket and window", async () => {

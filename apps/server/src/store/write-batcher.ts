@@ -2,26 +2,26 @@ import type { Kysely, Transaction } from "kysely";
 import { isStoreUnavailable } from "./availability.js";
 import type { Database } from "./schema.js";
 
-/** An op of a group transaction; `counts` are the values its counter increments took, in the order given. */
-export type WriteOp<T> = (trx: Transaction<Database>, counts: readonly number[]) => Promise<T>;
+/** An op of a group transaction. */
+export type WriteOp<T> = (trx: Transaction<Database>) => Promise<T>;
 
 /**
- * One increment of a shared counter (a rate-limit window): the increments of one group transaction for the same key
- * are added together and written with one statement, and each op gets the value its own increment would have
- * produced, in submission order — as if each had run `count = count + 1` in turn.
+ * A kind of write whose items, queued in one event-loop turn, are written together by one call — one statement
+ * for many rows, one update for many increments of the same counter — instead of one op each (see
+ * {@link WriteBatcher.runInBulk}). The kind object's identity is what groups items: use one per kind.
  */
-export interface CounterIncrement {
-  readonly key: string;
-  /** Adds `n` to the counter inside `trx` and returns its new value. */
-  add(trx: Transaction<Database>, n: number): Promise<number>;
+export interface BulkWrite<I, R> {
+  /** Writes the items (in submission order) inside the group transaction; returns one result per item, in order. */
+  run(trx: Transaction<Database>, items: readonly I[]): Promise<R[]>;
 }
 
-interface Pending {
-  readonly op: WriteOp<unknown>;
-  readonly counters: readonly CounterIncrement[];
+type Pending = {
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
-}
+} & (
+  | { readonly op: WriteOp<unknown>; readonly kind?: undefined; readonly item?: undefined }
+  | { readonly op?: undefined; readonly kind: BulkWrite<unknown, unknown>; readonly item: unknown }
+);
 
 /**
  * Group commit: write operations submitted during one event-loop turn run in one transaction, and each caller's
@@ -39,14 +39,27 @@ export class WriteBatcher {
     private readonly maxBatch = 256,
   ) {}
 
-  /**
-   * Runs `op` inside the next group transaction and resolves with its result after the commit. `counters` are
-   * incremented by one each before the op runs (coalesced with the batch's other increments of the same key); the
-   * op receives their new values.
-   */
-  run<T>(op: WriteOp<T>, counters: readonly CounterIncrement[] = []): Promise<T> {
+  /** Runs `op` inside the next group transaction and resolves with its result after the commit. */
+  run<T>(op: WriteOp<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ op, counters, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ op, resolve: resolve as (v: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Writes `item` with the other items of its kind queued for the same group transaction, in one call of
+   * `kind.run` (at the place of the first of them), and resolves with the item's result after the commit. If the
+   * transaction fails, the item is retried alone, like any op.
+   */
+  runInBulk<I, R>(kind: BulkWrite<I, R>, item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({
+        kind: kind as BulkWrite<unknown, unknown>,
+        item,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       this.schedule();
     });
   }
@@ -74,19 +87,7 @@ export class WriteBatcher {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     try {
-      const results = await this.db.transaction().execute(async (trx) => {
-        const next = await addCounters(trx, batch);
-        const out: unknown[] = [];
-        for (const p of batch) {
-          const counts = p.counters.map((c) => {
-            const value = next.get(c.key)!;
-            next.set(c.key, value + 1);
-            return value;
-          });
-          out.push(await p.op(trx, counts));
-        }
-        return out;
-      });
+      const results = await this.db.transaction().execute((trx) => runBatch(trx, batch));
       for (const [i, p] of batch.entries()) p.resolve(results[i]);
     } catch (err) {
       // A store that is down or timing out fails every op alike: retrying them one by one would make each wait
@@ -102,33 +103,32 @@ export class WriteBatcher {
 
   private async runAlone(p: Pending): Promise<void> {
     try {
-      p.resolve(
-        await this.db.transaction().execute(async (trx) => {
-          const counts: number[] = [];
-          for (const c of p.counters) counts.push(await c.add(trx, 1));
-          return p.op(trx, counts);
-        }),
-      );
+      p.resolve(await this.db.transaction().execute(async (trx) => (await runBatch(trx, [p]))[0]));
     } catch (err) {
       p.reject(err);
     }
   }
 }
 
-/**
- * Writes every counter key of a batch once, adding how many of its ops increment it, and returns for each key the
- * value the first of those increments takes (the ops then take the following values in submission order).
- */
-async function addCounters(trx: Transaction<Database>, batch: readonly Pending[]): Promise<Map<string, number>> {
-  const totals = new Map<string, { increment: CounterIncrement; n: number }>();
-  for (const p of batch) {
-    for (const c of p.counters) {
-      const t = totals.get(c.key);
-      if (t) t.n++;
-      else totals.set(c.key, { increment: c, n: 1 });
+/** Runs a batch's ops in order inside `trx`; the items of one bulk kind run together where the first of them is. */
+async function runBatch(trx: Transaction<Database>, batch: readonly Pending[]): Promise<unknown[]> {
+  const out: unknown[] = new Array(batch.length);
+  const ranKinds = new Set<BulkWrite<unknown, unknown>>();
+  for (const [i, p] of batch.entries()) {
+    if (p.op) {
+      out[i] = await p.op(trx);
+      continue;
     }
+    if (ranKinds.has(p.kind)) continue;
+    ranKinds.add(p.kind);
+    const positions: number[] = [];
+    for (let j = i; j < batch.length; j++) if (batch[j]!.kind === p.kind) positions.push(j);
+    const results = await p.kind.run(
+      trx,
+      positions.map((j) => batch[j]!.item),
+    );
+    if (results.length !== positions.length) throw new Error("a bulk write returned the wrong number of results");
+    for (const [k, j] of positions.entries()) out[j] = results[k];
   }
-  const first = new Map<string, number>();
-  for (const [key, { increment, n }] of totals) first.set(key, (await increment.add(trx, n)) - n + 1);
-  return first;
+  return out;
 }

@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from "node:crypto";
+import { canonicalJson } from "@hcs/protocol";
+import { describe, expect, it } from "vitest";
+import { type AuditEvent, auditEventJson, auditLeafHash, outcomeOf } from "./audit.js";
+
+const sample: AuditEvent = {
+  at: "2026-11-23T10:00:00.000Z",
+  request_id: "0b5f3c1e-6a7d-4a8e-9c2b-1f0e5d4c3b2a:17",
+  actor_key_id: "key_7f3a",
+  actor_account_id: "acc_1",
+  action: "hipaa.grade",
+  transport: "jsonrpc",
+  resource: "practice:1234567893",
+  outcome: "success",
+  status: 200,
+  client_ip: "::ffff:127.0.0.1",
+  duration_ms: 1.234,
+};
+
+/** Strings a hostile or unusual request could put in an event: quotes, controls, non-BMP, lone surrogates. */
+const awkward = ['"', "\\", "\n\t\u0000\u001f", "é😀", "\ud800", "</script>", "", "a".repeat(300)];
+
+const randomEvent = (n: number): AuditEvent => {
+  const pick = (i: number) => awkward[(n + i) % awkward.length]!;
+  return {
+    at: new Date(1_700_000_000_000 + n * 977).toISOString(),
+    request_id: `${randomBytes(6).toString("hex")}${pick(0)}`,
+    actor_key_id: n % 3 === 0 ? null : `key_${pick(1)}`,
+    actor_account_id: n % 4 === 0 ? null : `acc_${n}`,
+    action: n % 2 ? "hipaa.grade" : `POST /v1/${pick(2)}`,
+    transport: ["rest", "jsonrpc", "mcp", "a2a"][n % 4]!,
+    resource: n % 5 === 0 ? null : `practice:${pick(3)}`,
+    outcome: outcomeOf([200, 402, 429, 500][n % 4]!),
+    status: [200, 402, 429, 500][n % 4]!,
+    client_ip: n % 2 ? "127.0.0.1" : "::1",
+    duration_ms: [0, 0.001, 12.5, 1e6, -0, 1 / 3][n % 6]!,
+  };
+};
+
+describe("audit event hashing", () => {
+  it("serializes an event exactly as canonical JSON does, whatever its strings hold", () => {
+    expect(auditEventJson(sample)).toBe(canonicalJson(sample));
+    for (let n = 0; n < 500; n++) {
+      const e = randomEvent(n);
+      expect(auditEventJson(e)).toBe(canonicalJson(e));
+    }
+  });
+
+  it("names every field of the event (a field added to AuditEvent but not to the fast form fails here)", () => {
+    expect(Object.keys(JSON.parse(auditEventJson(sample))).sort()).toEqual(Object.keys(sample).sort());
+  });
+
+  it("is the RFC 9162 leaf hash: SHA-256 of 0x00 then the canonical JSON", () => {
+    for (let n = 0; n < 50; n++) {
+      const e = randomEvent(n);
+      const expected = createHash("sha256")
+        .update(Buffer.from([0]))
+        .update(canonicalJson(e), "utf8")
+        .digest("hex");
+      expect(auditLeafHash(e)).toBe(expected);
+    }
+    // Any change to the event changes its hash.
+    expect(auditLeafHash({ ...sample, status: 201 })).not.toBe(auditLeafHash(sample));
+  });
+});
