@@ -11,8 +11,9 @@ import {
   scorePractice,
 } from "@hcs/protocol";
 import type { Transaction } from "kysely";
-import { ServiceError } from "../errors.js";
+import { isServiceError, ServiceError } from "../errors.js";
 import type { Executor } from "../store/hot-sql.js";
+import { ReadBatcher } from "../store/read-batcher.js";
 import type { Database, FindingsTable } from "../store/schema.js";
 import { noPause, type Pace } from "../util/time-slicer.js";
 import { iso, type ServiceDeps } from "./deps.js";
@@ -162,16 +163,9 @@ export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<Grade
  * against GradeRecordSchema when it was stored), without parsing and re-serializing on every request.
  */
 export async function gradeJsonForNpi(deps: ServiceDeps, npi: string): Promise<string> {
-  // Hot path (every grade lookup): the latest grade row of the practice.
-  const rows = await deps.store.hot.all<{ name: string; record: string | null; scoring_version: string | null }>(
-    deps.store.db,
-    "select p.name, g.record, g.scoring_version from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi = ?",
-    [npi],
-  );
-  const row = rows[0];
-  if (!row) throw new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`);
-  if (row.record && row.scoring_version === SCORING_VERSION) return row.record;
-  return JSON.stringify(await computeGrade(deps.store.db, npi, row.name));
+  const lookup = await gradeLookup(deps, npi);
+  if (!lookup.ok) throw lookup.error;
+  return lookup.json;
 }
 
 /** A grade record as stored text, or why a practice has none. */
@@ -180,39 +174,59 @@ export type GradeLookup =
   | { readonly ok: false; readonly error: ServiceError };
 
 /**
- * {@link gradeJsonForNpi} for many practices at once (a batch): one query for all of them; each answer is the stored
- * record or the reason there is none (npi_not_found, no_grade_yet).
+ * {@link gradeJsonForNpi} for many practices at once (a batch); each answer is the stored record or the reason
+ * there is none (npi_not_found, no_grade_yet).
  */
 export async function gradeJsonsForNpis(deps: ServiceDeps, npis: readonly string[]): Promise<Map<string, GradeLookup>> {
-  const out = new Map<string, GradeLookup>();
-  if (npis.length === 0) return out;
-  const rows = await deps.store.hot.all<{
-    npi: string;
-    name: string;
-    record: string | null;
-    scoring_version: string | null;
-  }>(
-    deps.store.db,
-    `select p.npi, p.name, g.record, g.scoring_version from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi in (${npis.map(() => "?").join(", ")})`,
-    [...npis],
-  );
-  const byNpi = new Map(rows.map((r) => [r.npi, r]));
-  for (const npi of npis) {
-    const row = byNpi.get(npi);
-    if (!row) {
-      out.set(npi, {
-        ok: false,
-        error: new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`),
-      });
-    } else if (row.record && row.scoring_version === SCORING_VERSION) {
-      out.set(npi, { ok: true, json: row.record });
-    } else if (!row.record) {
-      out.set(npi, { ok: false, error: new ServiceError("no_grade_yet", `practice ${npi} has not been scanned yet`) });
-    } else {
-      out.set(npi, { ok: true, json: JSON.stringify(await computeGrade(deps.store.db, npi, row.name)) });
-    }
+  const lookups = await Promise.all(npis.map((npi) => gradeLookup(deps, npi)));
+  return new Map(npis.map((npi, i) => [npi, lookups[i]!]));
+}
+
+interface LatestGradeRow {
+  readonly npi: string;
+  readonly name: string;
+  readonly record: string | null;
+  readonly scoring_version: string | null;
+}
+
+/** Per store: the latest grade rows, read for all the lookups of an event-loop turn at once. */
+const latestGradeReads = new WeakMap<ServiceDeps["store"], ReadBatcher<string, LatestGradeRow | null>>();
+
+function latestGradeRows(deps: ServiceDeps): ReadBatcher<string, LatestGradeRow | null> {
+  const { store } = deps;
+  let reads = latestGradeReads.get(store);
+  if (!reads) {
+    reads = new ReadBatcher(async (npis) => {
+      // Hot path (every grade lookup): the latest grade row of each practice asked for in this turn.
+      const rows = await store.hot.all<LatestGradeRow>(
+        store.db,
+        `select p.npi, p.name, g.record, g.scoring_version from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi in (${npis.map(() => "?").join(", ")})`,
+        npis,
+      );
+      return new Map(rows.map((r) => [r.npi, r]));
+    }, null);
+    latestGradeReads.set(store, reads);
   }
-  return out;
+  return reads;
+}
+
+async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup> {
+  const row = await latestGradeRows(deps).get(npi);
+  if (!row) {
+    return {
+      ok: false,
+      error: new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`),
+    };
+  }
+  if (row.record && row.scoring_version === SCORING_VERSION) return { ok: true, json: row.record };
+  // No grade stored, or one made by an older scoring version and not regraded yet: computed from the stored
+  // findings, without writing (no_grade_yet when there are none).
+  try {
+    return { ok: true, json: JSON.stringify(await computeGrade(deps.store.db, npi, row.name)) };
+  } catch (err) {
+    if (isServiceError(err)) return { ok: false, error: err };
+    throw err;
+  }
 }
 
 /**
