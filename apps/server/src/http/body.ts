@@ -2,6 +2,18 @@ import { MAX_REQUEST_BYTES } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import type { HcsContext } from "./state.js";
 
+/** The Content-Type of every JSON answer, set as a header (Koa's `ctx.type` setter looks it up on each call). */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Whether the request says its body is JSON. The exact header most clients send is recognised without parsing it;
+ * anything else (parameters, +json suffixes) goes through Koa's media-type matching.
+ */
+export function isJsonRequest(ctx: HcsContext): boolean {
+  const type = ctx.req.headers["content-type"];
+  return type === "application/json" || type === JSON_CONTENT_TYPE || Boolean(ctx.is("application/json"));
+}
+
 /**
  * Reads the raw body (at most `limit` bytes, 413 beyond), once per request. Past the limit the rest of the body
  * is read and dropped rather than the request destroyed, so the 413 with its error body reaches the client (the
@@ -34,7 +46,8 @@ export async function readRawBody(ctx: HcsContext, limit = MAX_REQUEST_BYTES): P
     };
     const onEnd = () => {
       settle();
-      resolve(Buffer.concat(chunks));
+      // A small body is one chunk: taken as it is, not copied.
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     const onAborted = () => {
       settle();

@@ -4,7 +4,7 @@ import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { type CallMeta, type InvokeResult, invoke } from "../operations/invoke.js";
 import { type Operation, PreserializedJson } from "../operations/operation.js";
-import { readRawBody } from "./body.js";
+import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
 import { errorBody } from "./error-body.js";
@@ -73,7 +73,7 @@ export function queryInput(query: Record<string, string | string[] | undefined>,
 async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
   const length = ctx.get("Content-Length");
   if ((length === "" || length === "0") && ctx.get("Transfer-Encoding") === "") return {};
-  if (!ctx.is("application/json"))
+  if (!isJsonRequest(ctx))
     throw new ServiceError("unsupported_media_type", "send the body as JSON with Content-Type: application/json");
   const raw = await readRawBody(ctx);
   if (raw.length === 0) return {};
@@ -119,7 +119,7 @@ export function writeRest(ctx: HcsContext, operation: Operation, result: InvokeR
   ctx.status = answer?.status ?? operation.rest?.status ?? 200;
   for (const [name, value] of Object.entries({ ...operation.rest?.headers, ...answer?.headers })) ctx.set(name, value);
   if (output instanceof PreserializedJson) {
-    ctx.type = "application/json";
+    ctx.set("Content-Type", JSON_CONTENT_TYPE);
     ctx.body = output.json;
   } else {
     ctx.body = output;

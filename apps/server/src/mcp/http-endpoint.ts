@@ -1,7 +1,7 @@
 import { httpStatusFor } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
-import { readRawBody } from "../http/body.js";
+import { isJsonRequest, readRawBody } from "../http/body.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
 import { countGroupBRequest, rateLimitedError, setRateHeaders, type WindowState } from "../http/rate-limit.js";
@@ -42,7 +42,7 @@ function answerRefusal(ctx: HcsContext, error: ServiceError, retryAfter: number 
 
 /** The JSON body, or undefined when there is none or it is not JSON (the SDK transport then answers the error). */
 async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
-  if (!ctx.is("application/json")) return undefined;
+  if (!isJsonRequest(ctx)) return undefined;
   try {
     return JSON.parse((await readRawBody(ctx)).toString("utf8"));
   } catch (err) {

@@ -1,7 +1,7 @@
 import { httpStatusFor, isErrorCode, JSONRPC_ERRORS } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
-import { readRawBody } from "../http/body.js";
+import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "../http/body.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
 import {
@@ -45,8 +45,19 @@ const methodNotFound = (method: string): RpcError => ({
   message: `Method not found: ${method.slice(0, 100)}`,
 });
 
+/** One entry's answer: its result text or error, whether it is answered at all, and its call's accounting. */
+interface Answered {
+  readonly id: RpcId;
+  /** False for a notification: executed, never answered. */
+  readonly answer: boolean;
+  readonly result?: string;
+  readonly error?: RpcError;
+  readonly meta: CallMeta | null;
+}
+
 /** The rate-limit state to report on the HTTP answer: the tightest after every counted call. */
-function tightest(metas: readonly (CallMeta | null)[]): WindowState[] | null {
+function tightest(metas: readonly (CallMeta | null)[]): readonly WindowState[] | null {
+  if (metas.length === 1) return metas[0]?.rate?.length ? metas[0].rate : null;
   let best: WindowState[] | null = null;
   for (const m of metas) {
     const w = m?.rate;
@@ -67,7 +78,7 @@ function tightest(metas: readonly (CallMeta | null)[]): WindowState[] | null {
 export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMethod>) {
   return async (ctx: HcsContext): Promise<void> => {
     requestGuard(ctx);
-    if (!ctx.is("application/json"))
+    if (!isJsonRequest(ctx))
       throw new ServiceError("unsupported_media_type", "send JSON-RPC requests with Content-Type: application/json");
     const credentials = await credentialsOf(deps, ctx, "either");
     ctx.state.caller = credentials.caller;
@@ -134,19 +145,21 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
       return answerJson(ctx, responseText(null, { error }));
     }
 
-    const answered = await Promise.all(
-      entries.map(async (entry: RpcEntry, i) => {
-        const suffix = payload.kind === "batch" ? `.${i}` : "";
-        if (entry.kind === "invalid")
-          return { id: entry.id, answer: true, error: invalidRequest(entry.message), meta: null };
-        const outcome = await execute(methods, entry.method, entry.params, context(suffix));
-        const answer = !entry.notification;
-        if (!outcome) return { id: entry.id, answer, error: methodNotFound(entry.method), meta: null };
-        if (outcome.ok) return { id: entry.id, answer, result: outcome.json, meta: outcome.meta };
-        const error = "error" in outcome ? rpcErrorOf(outcome.error, `${ctx.state.requestId}${suffix}`) : outcome.rpc;
-        return { id: entry.id, answer, error, meta: outcome.meta };
-      }),
-    );
+    const run = async (entry: RpcEntry, suffix: string): Promise<Answered> => {
+      if (entry.kind === "invalid")
+        return { id: entry.id, answer: true, error: invalidRequest(entry.message), meta: null };
+      const outcome = await execute(methods, entry.method, entry.params, context(suffix));
+      const answer = !entry.notification;
+      if (!outcome) return { id: entry.id, answer, error: methodNotFound(entry.method), meta: null };
+      if (outcome.ok) return { id: entry.id, answer, result: outcome.json, meta: outcome.meta };
+      const error = "error" in outcome ? rpcErrorOf(outcome.error, `${ctx.state.requestId}${suffix}`) : outcome.rpc;
+      return { id: entry.id, answer, error, meta: outcome.meta };
+    };
+    // A single call (the common case) runs without the batch's Promise.all.
+    const answered =
+      payload.kind === "single"
+        ? [await run(payload.entry, "")]
+        : await Promise.all(entries.map((entry, i) => run(entry, `.${i}`)));
     // A request none of whose calls was counted (invalid entries, unknown methods, public documents) is counted
     // once: nobody calls the endpoint unlimited.
     if (answered.every((a) => !a.meta?.rate)) await countUncalled(deps, ctx, credentials);
@@ -154,12 +167,7 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
     if (rate) setRateHeaders(ctx, rate);
     const texts = answered
       .filter((a) => a.answer)
-      .map((a) =>
-        responseText(
-          a.id as RpcId,
-          "result" in a && a.result !== undefined ? { result: a.result } : { error: a.error! },
-        ),
-      );
+      .map((a) => responseText(a.id, a.result !== undefined ? { result: a.result } : { error: a.error! }));
     if (texts.length === 0) {
       ctx.status = 204;
       return;
@@ -181,7 +189,7 @@ function serviceErrorOf(rpc: RpcError): ServiceError {
 
 function answerJson(ctx: HcsContext, text: string): void {
   ctx.status = 200;
-  ctx.type = "application/json";
+  ctx.set("Content-Type", JSON_CONTENT_TYPE);
   ctx.body = text;
 }
 

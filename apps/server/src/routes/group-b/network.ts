@@ -11,7 +11,7 @@ import {
 } from "@hcs/protocol";
 import { z } from "zod";
 import { isServiceError, ServiceError } from "../../errors.js";
-import { readRawBody } from "../../http/body.js";
+import { isJsonRequest, readRawBody } from "../../http/body.js";
 import type { HcsContext } from "../../http/state.js";
 import { defineOperation } from "../../operations/operation.js";
 import { acceptScanUpload, registerAgent } from "../../services/agents.js";
@@ -148,7 +148,7 @@ export const uploadResultsOperation = defineOperation({
         idempotency_key: ctx.get(UPLOAD_HEADERS.idempotencyKey),
       };
       if (!SignedUploadSchema.omit({ body: true }).safeParse(headers).success) return headers;
-      if (!ctx.is("application/json"))
+      if (!isJsonRequest(ctx))
         throw new ServiceError("unsupported_media_type", "send the scan document as application/json");
       return { ...headers, body: await readUploadBody(ctx) };
     },
