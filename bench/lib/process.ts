@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 export interface Spawned {
   readonly child: ChildProcess;
@@ -66,4 +66,17 @@ export function rssOf(pid: number): { name: string; rssMiB: number; peakMiB: num
 export function cpuSecondsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Resets a process's peak resident set size (VmHWM) to its current size (Linux: `5` to /proc/<pid>/clear_refs), so
+ * that a later {@link rssOf} reports the peak of what ran since. Returns false where that is not possible.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
 }
