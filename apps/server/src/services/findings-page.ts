@@ -1,9 +1,9 @@
 import { type FindingsPage, FindingsPageSchema, SEVERITIES, type Severity } from "@hcs/protocol";
 import { sql } from "kysely";
 import { z } from "zod";
-import { ServiceError } from "../errors.js";
 import type { ServiceDeps } from "./deps.js";
 import { findingView } from "./grades.js";
+import { pageCursor } from "./page-cursor.js";
 import { getOwnedPractice } from "./practices.js";
 
 export interface FindingsPageQuery {
@@ -31,19 +31,7 @@ const CursorSchema = z.tuple([
   z.string(),
   z.string(),
 ]);
-type Cursor = z.infer<typeof CursorSchema>;
-
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c), "utf8").toString("base64url");
-
-function decodeCursor(text: string): Cursor {
-  try {
-    return CursorSchema.parse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
-  } catch {
-    throw new ServiceError("invalid_query", "cursor is not one this service issued; start again without it", {
-      issues: [{ path: "cursor", message: "not a cursor from a previous page" }],
-    });
-  }
-}
+const cursor = pageCursor(CursorSchema);
 
 /**
  * One page of a practice's findings, for its owner: filtered by severity, category, source, status and host,
@@ -62,7 +50,7 @@ export async function findingsPage(deps: ServiceDeps, q: FindingsPageQuery): Pro
   if (q.source) query = query.where("source", "=", q.source);
   if (q.host) query = query.where("host", "=", q.host.toLowerCase());
   if (q.cursor) {
-    const [r, source, subject, id] = decodeCursor(q.cursor);
+    const [r, source, subject, id] = cursor.decode(q.cursor);
     query = query.where(sql<boolean>`(${rank}, source, subject, finding_id) > (${r}, ${source}, ${subject}, ${id})`);
   }
   const rows = await query
@@ -83,7 +71,7 @@ export async function findingsPage(deps: ServiceDeps, q: FindingsPageQuery): Pro
     })),
     next_cursor:
       rows.length > q.limit && last
-        ? encodeCursor([Number(last.severity_rank), last.source, last.subject, last.finding_id])
+        ? cursor.encode([Number(last.severity_rank), last.source, last.subject, last.finding_id])
         : null,
   });
 }

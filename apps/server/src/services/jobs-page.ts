@@ -1,10 +1,10 @@
 import { type JobListState, type JobsPage, JobsPageSchema } from "@hcs/protocol";
 import { type ExpressionBuilder, sql } from "kysely";
 import { z } from "zod";
-import { ServiceError } from "../errors.js";
 import type { Database } from "../store/schema.js";
 import type { ServiceDeps } from "./deps.js";
 import { jobView } from "./jobs.js";
+import { pageCursor } from "./page-cursor.js";
 
 export interface JobsPageQuery {
   readonly accountId: string;
@@ -19,19 +19,7 @@ export interface JobsPageQuery {
 // Newest first by creation, then id: a total order that a job's later updates never change, so pages never skip
 // or repeat a job however the jobs move on between them.
 const CursorSchema = z.tuple([z.string(), z.string()]);
-type Cursor = z.infer<typeof CursorSchema>;
-
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c), "utf8").toString("base64url");
-
-function decodeCursor(text: string): Cursor {
-  try {
-    return CursorSchema.parse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
-  } catch {
-    throw new ServiceError("invalid_query", "cursor is not one this service issued; start again without it", {
-      issues: [{ path: "cursor", message: "not a cursor from a previous page" }],
-    });
-  }
-}
+const cursor = pageCursor(CursorSchema);
 
 // Every column but `result`, which is read only when asked for (a completed job's findings can be large).
 const SUMMARY_COLUMNS = [
@@ -100,7 +88,7 @@ export async function jobsPage(deps: ServiceDeps, q: JobsPageQuery): Promise<Job
     .select(SUMMARY_COLUMNS)
     .$if(q.includeResults, (qb) => qb.select("result"));
   if (q.cursor) {
-    const [createdAt, id] = decodeCursor(q.cursor);
+    const [createdAt, id] = cursor.decode(q.cursor);
     page = page.where(sql<boolean>`(created_at, id) < (${createdAt}, ${id})`);
   }
   const [rows, count] = await Promise.all([
@@ -117,7 +105,7 @@ export async function jobsPage(deps: ServiceDeps, q: JobsPageQuery): Promise<Job
   const last = shown.at(-1);
   return JobsPageSchema.parse({
     jobs: shown.map((row) => jobView({ ...row, result: row.result ?? null })),
-    next_cursor: rows.length > q.limit && last ? encodeCursor([last.created_at, last.id]) : null,
+    next_cursor: rows.length > q.limit && last ? cursor.encode([last.created_at, last.id]) : null,
     total: Number(count.n),
   });
 }
