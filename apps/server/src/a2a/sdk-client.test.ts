@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Message, type Part, type Task, TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { GradeRecordSchema, JobSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SamplePractices, startSamplePractices } from "../sample-practices/index.js";
+import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
 import { getAccount } from "../services/accounts.js";
 import { addPractice } from "../services/practices.js";
 import { a2aClientFromCard, dataPart, skillRequest, userMessage } from "../test-support/a2a-client.js";
@@ -27,16 +27,7 @@ const GRADED_NPI = "1234567893";
 beforeAll(async () => {
   samples = await startSamplePractices({ loopbackPrefix: "127.0.23" });
   tmp = mkdtempSync(join(tmpdir(), "hcs-a2a-"));
-  const caFile = join(tmp, "extra-ca.pem");
-  writeFileSync(caFile, samples.caPem);
-  t = await startTestServer({
-    worker: true,
-    env: {
-      HCS_ALLOW_PRIVATE_TARGETS: "1",
-      HCS_DNS_SERVERS: `127.0.0.1:${samples.dns.port}`,
-      HCS_EXTRA_CA_FILE: caFile,
-    },
-  });
+  t = await startTestServer({ worker: true, env: samplePracticesEnv(samples, tmp) });
   owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 5_000 });
   for (const p of samples.practices)
     await addPractice(t.server.deps, {

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequestTo } from "../lab/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../lab/webhook-receiver.js";
-import { type SamplePractices, startSamplePractices } from "../sample-practices/index.js";
+import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
 import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
 
 const BIN = SERVER_BIN;
@@ -42,15 +42,12 @@ beforeAll(async () => {
   samples = await startSamplePractices({ loopbackPrefix: "127.0.22" });
   receiver = await startWebhookReceiver();
   dataDir = mkdtempSync(join(tmpdir(), "hcs-crash-"));
-  writeFileSync(join(dataDir, "extra-ca.pem"), samples.caPem + receiver.caPem);
   const port = await freePort();
   env = {
     HCS_DATA_DIR: dataDir,
     HCS_PORT: String(port),
     HCS_LOG_LEVEL: "warn",
-    HCS_ALLOW_PRIVATE_TARGETS: "1",
-    HCS_DNS_SERVERS: `127.0.0.1:${samples.dns.port}`,
-    HCS_EXTRA_CA_FILE: join(dataDir, "extra-ca.pem"),
+    ...samplePracticesEnv(samples, dataDir, receiver.caPem),
     HCS_JOB_LEASE_MS: "1500",
     HCS_WORKER_CONCURRENCY: "2",
     HCS_WEBHOOK_RETRY_BASE_MS: "300",

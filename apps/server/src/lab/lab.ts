@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { Logger } from "pino";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
-import { type SamplePractices, startSamplePractices } from "../sample-practices/index.js";
+import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
 import { type RunningServer, startServer } from "../server.js";
 import { createAccount } from "../services/accounts.js";
 import { issueApiKey } from "../services/api-keys.js";
@@ -47,16 +47,12 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-lab-"));
   const samples = await startSamplePractices({ loopbackPrefix: options.loopbackPrefix ?? "127.0.10" });
   const receiver = await startWebhookReceiver();
-  const caFile = join(dataDir, "lab-extra-ca.pem");
-  writeFileSync(caFile, samples.caPem + receiver.caPem);
   const config = loadConfig(
     {
       HCS_DATA_DIR: dataDir,
       HCS_PORT: "0",
       HCS_LOG_LEVEL: "warn",
-      HCS_ALLOW_PRIVATE_TARGETS: "1",
-      HCS_DNS_SERVERS: `127.0.0.1:${samples.dns.port}`,
-      HCS_EXTRA_CA_FILE: caFile,
+      ...samplePracticesEnv(samples, dataDir, receiver.caPem),
       HCS_WEBHOOK_RETRY_BASE_MS: "500",
       HCS_WORKER_CONCURRENCY: String(options.workerConcurrency ?? 8),
     },

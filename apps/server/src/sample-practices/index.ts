@@ -2,6 +2,7 @@
 
 export { startZoneDnsServer, type ZoneDnsServer } from "./dns-server.js";
 export { SamplePracticesError, type SamplePracticesErrorCode } from "./errors.js";
+export { samplePracticesEnv } from "./server-env.js";
 export { type RunningSite, type SitePage, type SiteSpec, startSite } from "./site-server.js";
 export {
   PRACTICE_SPECS,

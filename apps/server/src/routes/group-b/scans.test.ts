@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JobSchema, ScanDispatchAcceptanceSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../lab/webhook-receiver.js";
-import { type SamplePractices, startSamplePractices } from "../../sample-practices/index.js";
+import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../../sample-practices/index.js";
 import { addPractice } from "../../services/practices.js";
 import { accountWithKey } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
@@ -19,16 +19,9 @@ beforeAll(async () => {
   samples = await startSamplePractices({ loopbackPrefix: "127.0.21" });
   receiver = await startWebhookReceiver();
   tmp = mkdtempSync(join(tmpdir(), "hcs-scans-"));
-  const caFile = join(tmp, "extra-ca.pem");
-  writeFileSync(caFile, samples.caPem + receiver.caPem);
   t = await startTestServer({
     worker: true,
-    env: {
-      HCS_ALLOW_PRIVATE_TARGETS: "1",
-      HCS_DNS_SERVERS: `127.0.0.1:${samples.dns.port}`,
-      HCS_EXTRA_CA_FILE: caFile,
-      HCS_WEBHOOK_RETRY_BASE_MS: "200",
-    },
+    env: { ...samplePracticesEnv(samples, tmp, receiver.caPem), HCS_WEBHOOK_RETRY_BASE_MS: "200" },
   });
   owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 5_000 });
   receiver.setSecret(owner.webhookSecret);
