@@ -170,6 +170,22 @@ export {
   type JsonValue,
   JsonValueSchema,
 } from "./json.js";
+export { type Digest, sha256 } from "./merkle/sha256.js";
+export {
+  consistencyProof,
+  equalBytes,
+  HASH_BYTES,
+  inclusionProof,
+  MerkleFrontier,
+  merkleRoot,
+  RFC9162,
+  rootFromInclusionProof,
+  subtreeRoot,
+  type TreeHasher,
+  treeHasher,
+  verifyConsistency,
+  verifyInclusion,
+} from "./merkle/tree.js";
 export {
   InvalidNpiError,
   isValidNpi,
