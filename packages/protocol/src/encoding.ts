@@ -80,3 +80,37 @@ export function crc32Hex(text: string): string {
   for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
   return ((crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, "0");
 }
+
+const FROM_URL: Record<string, string> = { "-": "+", _: "/" };
+const TO_URL: Record<string, string> = { "+": "-", "/": "_" };
+
+/** Standard base64 with padding (RFC 4648 §4), as signed notes and checkpoints use. */
+export function base64Encode(bytes: ArrayLike<number>): string {
+  const text = base64UrlEncode(bytes).replace(/[-_]/g, (c) => FROM_URL[c]!);
+  return text + "=".repeat((4 - (text.length % 4)) % 4);
+}
+
+/** Decodes canonical padded standard base64; null for anything else (wrong padding, URL alphabet, stray bits). */
+export function base64Decode(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0) return null;
+  const body = text.replace(/={1,2}$/, "");
+  if (/[^A-Za-z0-9+/]/.test(body)) return null;
+  return base64UrlDecode(body.replace(/[+/]/g, (c) => TO_URL[c]!));
+}
+
+/** Text as UTF-8 bytes (a lone surrogate becomes U+FFFD, as TextEncoder does). */
+export function utf8Bytes(text: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of text) {
+    let cp = ch.codePointAt(0)!;
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp < 0x80) out.push(cp);
+    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  }
+  return Uint8Array.from(out);
+}
+
+/** Lower-case hex of bytes. */
+export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");

@@ -71,7 +71,7 @@ export {
   decodeDeployToken,
   encodeDeployToken,
 } from "./deploy-token.js";
-export { base64UrlDecode, base64UrlEncode } from "./encoding.js";
+export { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode, toHex, utf8Bytes } from "./encoding.js";
 export {
   type AgentList,
   AgentListSchema,
@@ -170,7 +170,20 @@ export {
   type JsonValue,
   JsonValueSchema,
 } from "./json.js";
+export { type Checkpoint, formatCheckpoint, parseCheckpoint } from "./merkle/checkpoint.js";
 export { type Digest, sha256 } from "./merkle/sha256.js";
+export {
+  type Ed25519Verify,
+  formatNote,
+  formatVerifierKey,
+  isNoteKeyName,
+  type NoteSignature,
+  type NoteVerifierKey,
+  noteKeyHash,
+  openNote,
+  parseNote,
+  parseVerifierKey,
+} from "./merkle/signed-note.js";
 export {
   consistencyProof,
   equalBytes,
