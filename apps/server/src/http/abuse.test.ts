@@ -90,11 +90,16 @@ describe("a chunked body past 10 MiB", () => {
     // The oversized request (authenticated) and each neighbour left exactly one audit event.
     expect((await countRows("audit_events")) - auditsBefore).toBe(21);
     const row = await t.server.deps.store.db
-      .selectFrom("audit_events")
+      .selectFrom("audit_trail")
       .selectAll()
       .where("status", "=", 413)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ client_ip: "127.0.0.1", action: "hipaa.scan", transport: "rest" });
+    expect(row).toMatchObject({
+      client_ip: "127.0.0.1",
+      action: "hipaa.scan",
+      transport: "rest",
+      code: "payload_too_large",
+    });
   });
 
   it("an announced Content-Length past 10 MiB on Group B also carries the rate-limit headers", async () => {

@@ -158,7 +158,7 @@ describe("request pipeline", () => {
     const res = await t.request("/v1/a2a/grade/1234567893", { headers: { "X-API-Key": t.operatorKey } });
     const rid = res.headers["x-request-id"] as string;
     const row = await t.server.deps.store.db
-      .selectFrom("audit_events")
+      .selectFrom("audit_trail")
       .selectAll()
       .where("request_id", "=", rid)
       .executeTakeFirstOrThrow();
@@ -167,6 +167,7 @@ describe("request pipeline", () => {
       transport: "rest",
       resource: "practice:1234567893",
       status: 404,
+      code: "npi_not_found",
       outcome: "failure",
       client_ip: "127.0.0.1",
     });

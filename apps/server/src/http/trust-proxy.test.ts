@@ -36,7 +36,7 @@ describe("HCS_TRUST_PROXY: the client cannot choose its own address", () => {
     expect(viaProxy.status).toBe(201);
     expect(garbageOnly.status).toBe(201);
     const rows = await t.server.deps.store.db
-      .selectFrom("audit_events")
+      .selectFrom("audit_trail")
       .select(["request_id", "client_ip"])
       .where("request_id", "in", [
         viaProxy.headers["x-request-id"] as string,
@@ -47,8 +47,8 @@ describe("HCS_TRUST_PROXY: the client cannot choose its own address", () => {
     expect(ipOf(viaProxy)).toBe("203.0.113.77");
     // Only the proxy itself vouched for anything: its address is recorded.
     expect(ipOf(garbageOnly)).toBe("127.0.0.1");
-    const all = await t.server.deps.store.db.selectFrom("audit_events").select("client_ip").execute();
-    expect(all.every((r) => /^[0-9a-f.:]+$/.test(r.client_ip))).toBe(true);
+    const all = await t.server.deps.store.db.selectFrom("audit_trail").select("client_ip").execute();
+    expect(all.every((r) => /^[0-9a-f.:]+$/.test(r.client_ip ?? ""))).toBe(true);
   });
 
   it("buckets anonymous IPv6 clients by /64: rotating the interface id does not escape the limit", async () => {

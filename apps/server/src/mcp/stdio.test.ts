@@ -77,7 +77,7 @@ describe("hcs-server mcp (stdio)", () => {
     expect((await getAccount(deps, account.accountId)).credits).toBe(before - 25);
     const callId = (result._meta!["hcs/call"] as { request_id: string }).request_id;
     const event = await deps.store.db
-      .selectFrom("audit_events")
+      .selectFrom("audit_trail")
       .select(["action", "transport", "client_ip", "actor_key_id"])
       .where("request_id", "=", callId)
       .executeTakeFirstOrThrow();

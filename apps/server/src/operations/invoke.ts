@@ -127,7 +127,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
   let countInSettlement = false;
   let parsedInput: unknown;
 
-  const auditFor = (status: number): AuditEvent | null => {
+  const auditFor = (status: number, code: string | null): AuditEvent | null => {
     if (inlineStatus === status) return null;
     // Calls made with a key are audited whatever their outcome; anonymous ones only when they changed something.
     if (caller === null && (operation.readOnly || status >= 400)) return null;
@@ -141,6 +141,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       resource,
       outcome: outcomeOf(status),
       status,
+      code,
       client_ip: inv.clientIp,
       duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
     };
@@ -160,6 +161,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       charge: null,
       audit: auditFor,
       status,
+      code: error.code,
       reference: inv.requestId,
       nowMs: deps.now().getTime(),
     };
@@ -248,7 +250,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
         resource = r;
       },
       async auditIn(trx: Transaction<Database>, status: number) {
-        const event = auditFor(status);
+        const event = auditFor(status, null);
         if (event) await appendAuditEvent(deps.store.hot, trx, event);
         inlineStatus = status;
       },
@@ -261,6 +263,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       charge: credits > 0 && who ? { accountId: who.accountId, operation: operation.price!.operation, credits } : null,
       audit: auditFor,
       status,
+      code: null,
       reference: inv.requestId,
       nowMs: deps.now().getTime(),
     };

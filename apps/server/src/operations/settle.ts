@@ -21,10 +21,14 @@ export interface SettlementPlan {
   readonly rate: RatePolicy | null;
   /** Take these credits (the call succeeded); a short balance turns the answer into 402. */
   readonly charge: { readonly accountId: string; readonly operation: string; readonly credits: number } | null;
-  /** The audit event for the call's final status, or null when the call is not audited (or was audited inline). */
-  readonly audit: (status: number) => AuditEvent | null;
-  /** The status the call will answer with unless the settlement vetoes it. */
+  /**
+   * The audit event for the call's final status and error code, or null when the call is not audited (or was
+   * audited inline).
+   */
+  readonly audit: (status: number, code: string | null) => AuditEvent | null;
+  /** The status the call will answer with unless the settlement vetoes it, and its error code (null: success). */
   readonly status: number;
+  readonly code: string | null;
   /** Ledger reference of the charge (the request id). */
   readonly reference: string;
   readonly nowMs: number;
@@ -43,7 +47,7 @@ export interface Settled {
 
 /** True when a plan has nothing to write (no count, no charge, no event): the call skips the group commit. */
 export function isEmptyPlan(plan: SettlementPlan): boolean {
-  return plan.rate === null && plan.charge === null && plan.audit(plan.status) === null;
+  return plan.rate === null && plan.charge === null && plan.audit(plan.status, plan.code) === null;
 }
 
 /**
@@ -103,7 +107,7 @@ const settlements: BulkWrite<{ readonly hot: HotSql; readonly plan: SettlementPl
       trx,
       plans.flatMap((plan, i) => {
         const veto = settled[i]!.veto;
-        const event = plan.audit(veto ? httpStatusFor(veto.code) : plan.status);
+        const event = veto ? plan.audit(httpStatusFor(veto.code), veto.code) : plan.audit(plan.status, plan.code);
         return event ? [event] : [];
       }),
     );

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { canonicalJson } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
-import { type AuditEvent, auditEventJson, auditLeafHash, outcomeOf } from "./audit.js";
+import { type AuditEvent, auditLeafHash, auditRecordJson, auditRecordOf, newAuditSalt, outcomeOf } from "./audit.js";
 
 const sample: AuditEvent = {
   at: "2026-11-23T10:00:00.000Z",
@@ -13,6 +13,7 @@ const sample: AuditEvent = {
   resource: "practice:1234567893",
   outcome: "success",
   status: 200,
+  code: null,
   client_ip: "::ffff:127.0.0.1",
   duration_ms: 1.234,
 };
@@ -32,34 +33,58 @@ const randomEvent = (n: number): AuditEvent => {
     resource: n % 5 === 0 ? null : `practice:${pick(3)}`,
     outcome: outcomeOf([200, 402, 429, 500][n % 4]!),
     status: [200, 402, 429, 500][n % 4]!,
+    code: [null, "insufficient_credits", "rate_limited", `internal${pick(4)}`][n % 4]!,
     client_ip: n % 2 ? "127.0.0.1" : "::1",
     duration_ms: [0, 0.001, 12.5, 1e6, -0, 1 / 3][n % 6]!,
   };
 };
 
-describe("audit event hashing", () => {
-  it("serializes an event exactly as canonical JSON does, whatever its strings hold", () => {
-    expect(auditEventJson(sample)).toBe(canonicalJson(sample));
+describe("audit record v1 hashing", () => {
+  const recordOf = (e: AuditEvent) => auditRecordOf(e, newAuditSalt());
+
+  it("serializes a record exactly as canonical JSON does, whatever its strings hold", () => {
+    const r = recordOf(sample);
+    expect(auditRecordJson(r)).toBe(canonicalJson(r));
     for (let n = 0; n < 500; n++) {
-      const e = randomEvent(n);
-      expect(auditEventJson(e)).toBe(canonicalJson(e));
+      const record = recordOf(randomEvent(n));
+      expect(auditRecordJson(record)).toBe(canonicalJson(record));
     }
   });
 
-  it("names every field of the event (a field added to AuditEvent but not to the fast form fails here)", () => {
-    expect(Object.keys(JSON.parse(auditEventJson(sample))).sort()).toEqual(Object.keys(sample).sort());
+  it("holds the operation, actor, outcome, code, time, request id and salt — never the address or duration", () => {
+    const r = recordOf(sample);
+    const parsed = JSON.parse(auditRecordJson(r));
+    expect(Object.keys(parsed).sort()).toEqual(Object.keys(r).sort());
+    expect(parsed).toMatchObject({
+      v: 1,
+      operation: "hipaa.grade",
+      actor: { key_id: "key_7f3a", account_id: "acc_1" },
+    });
+    expect(auditRecordJson(r)).not.toContain("127.0.0.1");
+    expect(auditRecordJson(recordOf({ ...sample, client_ip: "10.9.9.9", duration_ms: 99 }))).not.toMatch(
+      /10\.9\.9\.9|99/,
+    );
+  });
+
+  it("salts every record afresh: equal events hash differently", () => {
+    const salts = new Set(Array.from({ length: 1000 }, () => newAuditSalt()));
+    expect(salts.size).toBe(1000);
+    expect([...salts].every((x) => /^[0-9a-f]{32}$/.test(x))).toBe(true);
+    expect(auditLeafHash(recordOf(sample))).not.toBe(auditLeafHash(recordOf(sample)));
   });
 
   it("is the RFC 9162 leaf hash: SHA-256 of 0x00 then the canonical JSON", () => {
     for (let n = 0; n < 50; n++) {
-      const e = randomEvent(n);
+      const r = recordOf(randomEvent(n));
       const expected = createHash("sha256")
         .update(Buffer.from([0]))
-        .update(canonicalJson(e), "utf8")
+        .update(canonicalJson(r), "utf8")
         .digest("hex");
-      expect(auditLeafHash(e)).toBe(expected);
+      expect(auditLeafHash(r)).toBe(expected);
     }
-    // Any change to the event changes its hash.
-    expect(auditLeafHash({ ...sample, status: 201 })).not.toBe(auditLeafHash(sample));
+    // Any change to the record changes its hash.
+    const r = recordOf(sample);
+    expect(auditLeafHash({ ...r, status: 201 })).not.toBe(auditLeafHash(r));
+    expect(auditLeafHash({ ...r, code: "internal" })).not.toBe(auditLeafHash(r));
   });
 });

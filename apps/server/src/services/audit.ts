@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { type HotSql, insertRows } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
@@ -19,35 +19,93 @@ export interface AuditEvent {
   readonly resource: string | null;
   readonly outcome: AuditOutcome;
   readonly status: number;
+  /** The error code the call answered with (`insufficient_credits`…), null when it succeeded. */
+  readonly code: string | null;
+  /** Context kept beside the record, not in it: retention may prune it without breaking any proof. */
   readonly client_ip: string;
   readonly duration_ms: number;
 }
 
 /**
- * The event's canonical JSON (keys sorted, no whitespace — `canonicalJson` of the event). Every call is hashed, so
- * this is the fixed-shape form: one object literal with the keys already in sorted order, given to JSON.stringify,
- * yields the same text at a third of the generic serializer's cost (a test holds the two equal). Non-finite
- * durations or statuses cannot reach it: they are numbers the pipeline computed.
+ * Audit record v1: what the log hashes and can never change once checkpointed — the operation, how it came, who
+ * called, on what, the outcome and code, when, the request id, and a random salt (so that a record's hash reveals
+ * nothing to someone guessing its fields). The client address and the duration stay out (they live in
+ * audit_context, which retention prunes).
  */
-export function auditEventJson(e: AuditEvent): string {
-  return JSON.stringify({
-    action: e.action,
-    actor_account_id: e.actor_account_id,
-    actor_key_id: e.actor_key_id,
-    at: e.at,
-    client_ip: e.client_ip,
-    duration_ms: e.duration_ms,
-    outcome: e.outcome,
+export interface AuditRecordV1 {
+  readonly v: 1;
+  readonly time: string;
+  readonly request_id: string;
+  readonly actor: { readonly account_id: string | null; readonly key_id: string | null };
+  readonly operation: string;
+  readonly transport: string;
+  readonly resource: string | null;
+  readonly outcome: AuditOutcome;
+  readonly status: number;
+  readonly code: string | null;
+  /** 16 random bytes, hex. */
+  readonly salt: string;
+}
+
+/** The v1 record of an event, from its fields as stored (the columns of audit_events) and its salt. */
+export function auditRecordOf(
+  e: Omit<AuditEvent, "client_ip" | "duration_ms" | "outcome"> & { readonly outcome: string },
+  salt: string,
+): AuditRecordV1 {
+  return {
+    v: 1,
+    time: e.at,
     request_id: e.request_id,
-    resource: e.resource,
-    status: e.status,
+    actor: { account_id: e.actor_account_id, key_id: e.actor_key_id },
+    operation: e.action,
     transport: e.transport,
+    resource: e.resource,
+    outcome: e.outcome as AuditOutcome,
+    status: e.status,
+    code: e.code,
+    salt,
+  };
+}
+
+/**
+ * The record's canonical JSON (RFC 8785 for these values: keys sorted, no whitespace; strings and integers only).
+ * Every call is hashed, so this is the fixed-shape form: object literals with their keys already in sorted order,
+ * given to JSON.stringify, yield the canonical text at a third of the generic serializer's cost (a test holds the
+ * two equal).
+ */
+export function auditRecordJson(r: AuditRecordV1): string {
+  return JSON.stringify({
+    actor: { account_id: r.actor.account_id, key_id: r.actor.key_id },
+    code: r.code,
+    operation: r.operation,
+    outcome: r.outcome,
+    request_id: r.request_id,
+    resource: r.resource,
+    salt: r.salt,
+    status: r.status,
+    time: r.time,
+    transport: r.transport,
+    v: r.v,
   });
 }
 
-/** RFC 9162 leaf hash of an event: SHA-256 over 0x00 followed by the event's canonical JSON. */
-export function auditLeafHash(event: AuditEvent): string {
-  return hash("sha256", `\0${auditEventJson(event)}`, "hex");
+/** RFC 9162 leaf hash of a record: SHA-256 over 0x00 followed by the record's canonical JSON, hex. */
+export function auditLeafHash(record: AuditRecordV1): string {
+  return hash("sha256", `\0${auditRecordJson(record)}`, "hex");
+}
+
+/** Salts drawn from one pooled random buffer (one randomBytes call per 256 events, not one per event). */
+const SALT_BYTES = 16;
+let saltPool = Buffer.alloc(0);
+let saltAt = 0;
+export function newAuditSalt(): string {
+  if (saltAt + SALT_BYTES > saltPool.length) {
+    saltPool = randomBytes(SALT_BYTES * 256);
+    saltAt = 0;
+  }
+  const salt = saltPool.toString("hex", saltAt, saltAt + SALT_BYTES);
+  saltAt += SALT_BYTES;
+  return salt;
 }
 
 /** Outcome class of an HTTP status, for audit queries. */
@@ -67,46 +125,56 @@ const AUDIT_COLUMNS = [
   "resource",
   "outcome",
   "status",
-  "client_ip",
-  "duration_ms",
+  "code",
+  "salt",
   "leaf_hash",
 ] as const;
+
+const CONTEXT_COLUMNS = ["salt", "at", "client_ip", "duration_ms"] as const;
 
 /** Appends an audit event inside the caller's transaction. */
 export function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, event: AuditEvent): Promise<void> {
   return appendAuditEvents(hot, trx, [event]);
 }
 
-/** Appends audit events, in order, inside the caller's transaction (a group commit writes its events together). */
+/**
+ * Appends audit events, in order, inside the caller's transaction (a group commit writes its events together):
+ * each record with its salt and leaf hash, and its context (address, duration) beside it, keyed by the salt. The
+ * record gets its place in the log (leaf index) later, from the sequencer, in commit order.
+ */
 export async function appendAuditEvents(
   hot: HotSql,
   trx: Transaction<Database>,
   events: readonly AuditEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
+  const salts = events.map(() => newAuditSalt());
   // Hot path (every audited call).
   await insertRows(
     hot,
     trx,
     "audit_events",
     AUDIT_COLUMNS,
-    events.map((event) => {
-      // duration is rounded so that the stored row and the hashed event are the same value.
-      const e = { ...event, duration_ms: Math.round(event.duration_ms * 1000) / 1000 };
-      return [
-        e.at,
-        e.request_id,
-        e.actor_key_id,
-        e.actor_account_id,
-        e.action,
-        e.transport,
-        e.resource,
-        e.outcome,
-        e.status,
-        e.client_ip,
-        e.duration_ms,
-        auditLeafHash(e),
-      ];
-    }),
+    events.map((e, i) => [
+      e.at,
+      e.request_id,
+      e.actor_key_id,
+      e.actor_account_id,
+      e.action,
+      e.transport,
+      e.resource,
+      e.outcome,
+      e.status,
+      e.code,
+      salts[i]!,
+      auditLeafHash(auditRecordOf(e, salts[i]!)),
+    ]),
+  );
+  await insertRows(
+    hot,
+    trx,
+    "audit_context",
+    CONTEXT_COLUMNS,
+    events.map((e, i) => [salts[i]!, e.at, e.client_ip, Math.round(e.duration_ms * 1000) / 1000]),
   );
 }

@@ -39,7 +39,7 @@ export async function computeReputation(deps: ServiceDeps, clock: ReputationCloc
       .where("status", "=", "completed")
       .executeTakeFirstOrThrow(),
     db
-      .selectFrom("audit_events")
+      .selectFrom("audit_context")
       .select((eb) => [eb.fn.avg<number>("duration_ms").as("avg")])
       .where("at", ">=", iso(new Date(now.getTime() - WINDOW_MS)))
       .executeTakeFirst(),

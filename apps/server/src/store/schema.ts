@@ -101,11 +101,28 @@ export interface AuditEventsTable {
   resource: string | null;
   outcome: string;
   status: number;
-  client_ip: string;
-  duration_ms: number;
-  /** RFC 9162 leaf hash: SHA-256(0x00 || canonical JSON of the event), hex. */
+  /** The error code answered (null: success, or an event from before audit record v1). */
+  code: string | null;
+  /** 16 random bytes, hex: part of the hashed record, and the key of its context row. */
+  salt: string;
+  /** RFC 9162 leaf hash: SHA-256(0x00 || canonical JSON of the event's audit record v1), hex. */
   leaf_hash: string;
 }
+
+/** What is kept beside a record and not hashed: retention may prune it (docs/audit.md). */
+export interface AuditContextTable {
+  salt: string;
+  at: string;
+  client_ip: string;
+  duration_ms: number;
+}
+
+/** audit_events with their context, for reading (a view). */
+export type AuditTrailView = Omit<AuditEventsTable, "id"> & {
+  id: number;
+  client_ip: string | null;
+  duration_ms: number | null;
+};
 
 export interface RateLimitsTable {
   bucket: string;
@@ -256,6 +273,8 @@ export interface Database {
   findings: FindingsTable;
   grades: GradesTable;
   audit_events: AuditEventsTable;
+  audit_context: AuditContextTable;
+  audit_trail: AuditTrailView;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;
   documents: DocumentsTable;

@@ -5,7 +5,7 @@ import { countRequest } from "../http/rate-limit.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import { createAccount, getAccount, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { authenticateApiKey, issueApiKey, revokeApiKey } from "../services/api-keys.js";
-import { appendAuditEvent, auditLeafHash } from "../services/audit.js";
+import { appendAuditEvent, auditLeafHash, auditRecordOf } from "../services/audit.js";
 import { bootstrapOperatorAccount } from "../services/bootstrap.js";
 import { chargeAll, chargeCredits } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
@@ -462,18 +462,34 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         resource: "practice:1234567893",
         outcome: "success" as const,
         status: 200,
+        code: null,
         client_ip: "127.0.0.1",
         duration_ms: 1.5,
       };
       await store.writes.run((trx) => appendAuditEvent(store.hot, trx, event));
       const row = await store.db
-        .selectFrom("audit_events")
+        .selectFrom("audit_trail")
         .selectAll()
         .where("request_id", "=", "req-1")
         .executeTakeFirstOrThrow();
-      expect(row.leaf_hash).toBe(auditLeafHash(event));
-      expect(row.transport).toBe("jsonrpc");
-      expect(row.leaf_hash).toMatch(/^[0-9a-f]{64}$/);
+      // The stored columns and salt rebuild the hashed record exactly; the context sits beside it.
+      expect(row.salt).toMatch(/^[0-9a-f]{32}$/);
+      expect(row.leaf_hash).toBe(auditLeafHash(auditRecordOf({ ...row, status: Number(row.status) }, row.salt)));
+      expect(row.leaf_hash).toBe(auditLeafHash(auditRecordOf(event, row.salt)));
+      expect(row).toMatchObject({ transport: "jsonrpc", client_ip: "127.0.0.1", duration_ms: 1.5 });
+      // Pruning the context (retention) leaves the record and its hash intact.
+      await store.db.deleteFrom("audit_context").where("salt", "=", row.salt).execute();
+      const pruned = await store.db
+        .selectFrom("audit_trail")
+        .selectAll()
+        .where("request_id", "=", "req-1")
+        .executeTakeFirstOrThrow();
+      expect(pruned).toMatchObject({ client_ip: null, duration_ms: null, leaf_hash: row.leaf_hash });
+      // Put it back: the reputation test below averages this event's duration.
+      await store.db
+        .insertInto("audit_context")
+        .values({ salt: row.salt, at: row.at, client_ip: "127.0.0.1", duration_ms: 1.5 })
+        .execute();
     });
 
     it("computes the reputation snapshot from the store", async () => {

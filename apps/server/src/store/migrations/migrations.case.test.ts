@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import { auditLeafHash, auditRecordOf } from "../../services/audit.js";
 import { forEachEngine, type OpenTestStore } from "../../test-support/store-engines.js";
 import type { Store } from "../store.js";
 import type { Engine } from "./engine.js";
@@ -136,6 +137,42 @@ function migrationSuite(engine: Engine, open: OpenTestStore) {
         ],
       });
       expect(JSON.parse(row.facts!)).toEqual({ disk_encryption: { volumes: 2 }, mfa: {} });
+    });
+
+    it("008-audit-record-v1 re-hashes existing events as salted v1 records and moves address and duration aside", async () => {
+      const store = await fresh();
+      await store.migrate("007-job-a2a-context");
+      const db = store.db as unknown as RawDb;
+      const old = (n: number) => ({
+        at: `2026-11-22T01:00:0${n}.000Z`,
+        request_id: `req-${n}`,
+        actor_key_id: n === 1 ? null : "key_1",
+        actor_account_id: n === 1 ? null : "acc_1",
+        action: "hipaa.grade",
+        transport: "rest",
+        resource: "practice:1234567893",
+        outcome: "success",
+        status: 200,
+        client_ip: `127.0.0.${n}`,
+        duration_ms: n + 0.5,
+        leaf_hash: "f".repeat(64),
+      });
+      for (const n of [1, 2, 3]) await db.insertInto("audit_events").values(old(n)).execute();
+
+      expect(await store.migrate()).toContain("008-audit-record-v1");
+      const rows = await store.db.selectFrom("audit_trail").selectAll().orderBy("id").execute();
+      expect(rows.map((r) => [r.request_id, r.client_ip, Number(r.duration_ms)])).toEqual([
+        ["req-1", "127.0.0.1", 1.5],
+        ["req-2", "127.0.0.2", 2.5],
+        ["req-3", "127.0.0.3", 3.5],
+      ]);
+      const events = await store.db.selectFrom("audit_events").selectAll().orderBy("id").execute();
+      expect(Object.keys(events[0]!)).not.toContain("client_ip");
+      expect(new Set(events.map((e) => e.salt)).size).toBe(3);
+      for (const e of events) {
+        expect(e.code).toBeNull();
+        expect(e.leaf_hash).toBe(auditLeafHash(auditRecordOf({ ...e, status: Number(e.status) }, e.salt)));
+      }
     });
 
     it("005-webhook-receiver names the receiver (callback origin) of every queued delivery", async () => {
