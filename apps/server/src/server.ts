@@ -10,6 +10,7 @@ import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
+import { AuditSequencerLoop } from "./audit/sequencer.js";
 import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics, registerStoreGauges } from "./http/metrics.js";
@@ -144,6 +145,10 @@ export async function startServer(config: Config, logger: Logger, options: Start
     httpPort = await listen(plain, config.httpPort, config.host);
   }
 
+  // The audit log's sequencer (one at a time across processes: others skip while one holds the log).
+  const sequencer = new AuditSequencerLoop(store, logger);
+  sequencer.start();
+
   const maintenance = setInterval(() => {
     pruneRateLimits(deps).catch((err: unknown) => logger.warn({ err }, "rate-limit pruning failed"));
   }, 60_000);
@@ -160,6 +165,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
     async close() {
       clearInterval(maintenance);
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
+      // What the last requests appended is sequenced before the store closes.
+      await sequencer.stop();
+      await sequencer.tick();
       await store.close();
     },
   };

@@ -114,3 +114,11 @@ export function utf8Bytes(text: string): Uint8Array {
 
 /** Lower-case hex of bytes. */
 export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** Bytes of lower- or upper-case hex; null for odd length or a non-hex character. */
+export function fromHex(text: string): Uint8Array | null {
+  if (text.length % 2 !== 0 || /[^0-9a-fA-F]/.test(text)) return null;
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}

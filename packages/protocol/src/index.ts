@@ -71,7 +71,7 @@ export {
   decodeDeployToken,
   encodeDeployToken,
 } from "./deploy-token.js";
-export { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode, toHex, utf8Bytes } from "./encoding.js";
+export { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode, fromHex, toHex, utf8Bytes } from "./encoding.js";
 export {
   type AgentList,
   AgentListSchema,
@@ -187,6 +187,7 @@ export {
 export {
   consistencyProof,
   equalBytes,
+  type FrontierState,
   HASH_BYTES,
   inclusionProof,
   MerkleFrontier,

@@ -130,7 +130,7 @@ const AUDIT_COLUMNS = [
   "leaf_hash",
 ] as const;
 
-const CONTEXT_COLUMNS = ["salt", "at", "client_ip", "duration_ms"] as const;
+const CONTEXT_COLUMNS = ["event_id", "at", "client_ip", "duration_ms"] as const;
 
 /** Appends an audit event inside the caller's transaction. */
 export function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, event: AuditEvent): Promise<void> {
@@ -139,7 +139,7 @@ export function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, event:
 
 /**
  * Appends audit events, in order, inside the caller's transaction (a group commit writes its events together):
- * each record with its salt and leaf hash, and its context (address, duration) beside it, keyed by the salt. The
+ * each record with its salt and leaf hash, and its context (address, duration) beside it, keyed by the event id. The
  * record gets its place in the log (leaf index) later, from the sequencer, in commit order.
  */
 export async function appendAuditEvents(
@@ -150,7 +150,7 @@ export async function appendAuditEvents(
   if (events.length === 0) return;
   const salts = events.map(() => newAuditSalt());
   // Hot path (every audited call).
-  await insertRows(
+  const inserted = await insertRows<{ id: number | string; salt: string }>(
     hot,
     trx,
     "audit_events",
@@ -169,12 +169,16 @@ export async function appendAuditEvents(
       salts[i]!,
       auditLeafHash(auditRecordOf(e, salts[i]!)),
     ]),
+    ["id", "salt"],
   );
+  // The context row is keyed by the event's id (sequential keys: random ones, such as the salt, made every insert
+  // land on a cold page of a growing index and cost the grade-lookup bench two thirds of its batch throughput).
+  const idOf = new Map(inserted.map((r) => [r.salt, Number(r.id)]));
   await insertRows(
     hot,
     trx,
     "audit_context",
     CONTEXT_COLUMNS,
-    events.map((e, i) => [salts[i]!, e.at, e.client_ip, Math.round(e.duration_ms * 1000) / 1000]),
+    events.map((e, i) => [idOf.get(salts[i]!)!, e.at, e.client_ip, Math.round(e.duration_ms * 1000) / 1000]),
   );
 }

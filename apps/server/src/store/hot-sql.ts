@@ -68,24 +68,30 @@ const insertTexts = new Map<string, string>();
 
 /**
  * Inserts rows (values in `columns` order) with one statement per {@link INSERT_CHUNK} rows instead of one per row:
- * a group commit writes its audit events and ledger rows this way. Rows keep their order (and so their ids).
+ * a group commit writes its audit events and ledger rows this way. Rows keep their order (and so their ids). With
+ * `returning`, answers those columns of the inserted rows — in no promised order (SQLite does not promise one):
+ * return a column that tells them apart.
  */
-export async function insertRows(
+export async function insertRows<T = never>(
   hot: HotSql,
   executor: Executor,
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
-): Promise<void> {
+  returning: readonly string[] = [],
+): Promise<T[]> {
+  const out: T[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
-    const key = `${table}(${columns.join(",")})x${chunk.length}`;
+    const key = `${table}(${columns.join(",")})x${chunk.length}>${returning.join(",")}`;
     let text = insertTexts.get(key);
     if (!text) {
       const tuple = `(${columns.map(() => "?").join(", ")})`;
       text = `insert into ${table} (${columns.join(", ")}) values ${chunk.map(() => tuple).join(", ")}`;
+      if (returning.length > 0) text += ` returning ${returning.join(", ")}`;
       insertTexts.set(key, text);
     }
-    await hot.all(executor, text, chunk.flat());
+    out.push(...(await hot.all<T>(executor, text, chunk.flat())));
   }
+  return out;
 }

@@ -103,15 +103,28 @@ export interface AuditEventsTable {
   status: number;
   /** The error code answered (null: success, or an event from before audit record v1). */
   code: string | null;
-  /** 16 random bytes, hex: part of the hashed record, and the key of its context row. */
+  /** 16 random bytes, hex: part of the hashed record. */
   salt: string;
   /** RFC 9162 leaf hash: SHA-256(0x00 || canonical JSON of the event's audit record v1), hex. */
   leaf_hash: string;
+  /** The event's place in the log, given by the sequencer (null until then). */
+  leaf_index: number | null;
+}
+
+/** The state of the audit log's tree between sequencer runs (one row, id 1). */
+export interface AuditLogTable {
+  id: number;
+  size: number;
+  /** MerkleFrontier state (JSON). */
+  frontier: string;
+  /** The tree head at `size`, hex. */
+  root_hash: string;
+  updated_at: string;
 }
 
 /** What is kept beside a record and not hashed: retention may prune it (docs/audit.md). */
 export interface AuditContextTable {
-  salt: string;
+  event_id: number;
   at: string;
   client_ip: string;
   duration_ms: number;
@@ -274,6 +287,7 @@ export interface Database {
   grades: GradesTable;
   audit_events: AuditEventsTable;
   audit_context: AuditContextTable;
+  audit_log: AuditLogTable;
   audit_trail: AuditTrailView;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;

@@ -478,7 +478,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
       expect(row.leaf_hash).toBe(auditLeafHash(auditRecordOf(event, row.salt)));
       expect(row).toMatchObject({ transport: "jsonrpc", client_ip: "127.0.0.1", duration_ms: 1.5 });
       // Pruning the context (retention) leaves the record and its hash intact.
-      await store.db.deleteFrom("audit_context").where("salt", "=", row.salt).execute();
+      await store.db.deleteFrom("audit_context").where("event_id", "=", row.id).execute();
       const pruned = await store.db
         .selectFrom("audit_trail")
         .selectAll()
@@ -488,7 +488,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
       // Put it back: the reputation test below averages this event's duration.
       await store.db
         .insertInto("audit_context")
-        .values({ salt: row.salt, at: row.at, client_ip: "127.0.0.1", duration_ms: 1.5 })
+        .values({ event_id: row.id, at: row.at, client_ip: "127.0.0.1", duration_ms: 1.5 })
         .execute();
     });
 

@@ -204,6 +204,23 @@ describe("RFC 9162 tree heads", () => {
     });
   });
 
+  it("survive saving and restoring the frontier at every size, and a state that does not add up is refused", () => {
+    const frontier = new MerkleFrontier(RFC9162);
+    for (const h of leafHashes) {
+      const restored = MerkleFrontier.restore(RFC9162, JSON.parse(JSON.stringify(frontier.toJSON())));
+      restored.append(h);
+      frontier.append(h);
+      expect(hex(restored.root())).toBe(hex(frontier.root()));
+      expect(restored.size).toBe(frontier.size);
+    }
+    const good = frontier.toJSON(); // size 8: one peak of height 3
+    expect(() => MerkleFrontier.restore(RFC9162, { ...good, size: 7 })).toThrow();
+    expect(() =>
+      MerkleFrontier.restore(RFC9162, { ...good, peaks: [{ height: 2, hash: good.peaks[0]!.hash }] }),
+    ).toThrow();
+    expect(() => MerkleFrontier.restore(RFC9162, { ...good, peaks: [{ height: 3, hash: "00" }] })).toThrow();
+  });
+
   it("do not depend on which SHA-256 implementation computes them", () => {
     const native = treeHasher((d) => new Uint8Array(createHash("sha256").update(d).digest()));
     expect(

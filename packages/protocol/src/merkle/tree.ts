@@ -6,7 +6,14 @@
 // Indexes and sizes are JavaScript numbers (exact to 2^53); arithmetic on them is by division, never by 32-bit
 // bitwise operators.
 
+import { fromHex, toHex } from "../encoding.js";
 import { type Digest, sha256 } from "./sha256.js";
+
+/** A frontier as saved between runs of a sequencer. */
+export interface FrontierState {
+  readonly size: number;
+  readonly peaks: readonly { readonly height: number; readonly hash: string }[];
+}
 
 /** Hash length of SHA-256, the only hash RFC 9162 logs here use. */
 export const HASH_BYTES = 32;
@@ -89,6 +96,38 @@ export class MerkleFrontier {
   private count = 0;
 
   constructor(private readonly hasher: TreeHasher) {}
+
+  /**
+   * A frontier saved by {@link toJSON}, checked: the peaks' heights must be the binary decomposition of the size,
+   * largest first, and every hash 32 bytes; anything else is refused (a stored state that does not add up).
+   */
+  static restore(hasher: TreeHasher, saved: FrontierState): MerkleFrontier {
+    const frontier = new MerkleFrontier(hasher);
+    let rest = saved.size;
+    const expected: number[] = [];
+    for (let height = 52; height >= 0; height--) {
+      const span = 2 ** height;
+      if (rest >= span) {
+        expected.push(height);
+        rest -= span;
+      }
+    }
+    if (!Number.isSafeInteger(saved.size) || saved.size < 0 || saved.peaks.length !== expected.length)
+      throw new Error("the saved frontier does not match its size");
+    for (const [i, peak] of saved.peaks.entries()) {
+      const hash = fromHex(peak.hash);
+      if (peak.height !== expected[i] || !hash || hash.length !== HASH_BYTES)
+        throw new Error("the saved frontier does not match its size");
+      frontier.peaks.push({ height: peak.height, hash });
+    }
+    frontier.count = saved.size;
+    return frontier;
+  }
+
+  /** The state to save between runs (hex hashes: JSON-friendly). */
+  toJSON(): FrontierState {
+    return { size: this.count, peaks: this.peaks.map((p) => ({ height: p.height, hash: toHex(p.hash) })) };
+  }
 
   get size(): number {
     return this.count;

@@ -6,8 +6,8 @@ import type { Engine } from "./engine.js";
  * Audit record v1 (docs/audit.md): the hashed record is settled around the operation — operation, transport, actor,
  * resource, outcome, status, error code, time, request id and a random salt — before any leaf is checkpointed,
  * since a checkpointed leaf can never change. The client address and the duration move to audit_context (keyed by
- * the salt, with the time for retention and the reputation's average), which retention can prune without breaking
- * a proof. Existing events are re-hashed as v1 records (nothing was checkpointed before this migration).
+ * the event id, with the time for retention and the reputation's average), which retention can prune without
+ * breaking a proof. Existing events are re-hashed as v1 records (nothing was checkpointed before this migration).
  * The audit_trail view joins the two for reading.
  */
 export function auditRecordV1Migration(_engine: Engine) {
@@ -17,7 +17,7 @@ export function auditRecordV1Migration(_engine: Engine) {
       await db.schema.alterTable("audit_events").addColumn("salt", "text").execute();
       await db.schema
         .createTable("audit_context")
-        .addColumn("salt", "text", (c) => c.primaryKey())
+        .addColumn("event_id", "bigint", (c) => c.primaryKey())
         .addColumn("at", "text", (c) => c.notNull())
         .addColumn("client_ip", "text", (c) => c.notNull())
         .addColumn("duration_ms", "real", (c) => c.notNull())
@@ -52,18 +52,17 @@ export function auditRecordV1Migration(_engine: Engine) {
           // Before v1 the error code was not recorded: null, as for a success.
           const leaf = auditLeafHash(auditRecordOf({ ...row, status, code: null }, salt));
           await sql`update audit_events set salt = ${salt}, leaf_hash = ${leaf} where id = ${row.id}`.execute(db);
-          await sql`insert into audit_context (salt, at, client_ip, duration_ms)
-                    values (${salt}, ${row.at}, ${row.client_ip}, ${Number(row.duration_ms)})`.execute(db);
+          await sql`insert into audit_context (event_id, at, client_ip, duration_ms)
+                    values (${row.id}, ${row.at}, ${row.client_ip}, ${Number(row.duration_ms)})`.execute(db);
         }
         after = Number(rows[rows.length - 1]!.id);
       }
       await db.schema.alterTable("audit_events").dropColumn("client_ip").execute();
       await db.schema.alterTable("audit_events").dropColumn("duration_ms").execute();
-      await db.schema.createIndex("audit_events_salt").unique().on("audit_events").column("salt").execute();
       await db.schema
         .createView("audit_trail")
         .as(
-          sql`select e.*, c.client_ip, c.duration_ms from audit_events e left join audit_context c on c.salt = e.salt` as never,
+          sql`select e.*, c.client_ip, c.duration_ms from audit_events e left join audit_context c on c.event_id = e.id` as never,
         )
         .execute();
     },

@@ -1,0 +1,114 @@
+import { fromHex, MerkleFrontier, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
+import { afterAll, describe, expect, it } from "vitest";
+import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
+import type { Store } from "../store/store.js";
+import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
+import { sequenceAuditLog } from "./sequencer.js";
+
+const event = (n: number): AuditEvent => ({
+  at: new Date(1_790_000_000_000 + n).toISOString(),
+  request_id: `req-${n}`,
+  actor_key_id: "key_1",
+  actor_account_id: "acc_1",
+  action: "hipaa.grade",
+  transport: "rest",
+  resource: "practice:1234567893",
+  outcome: "success",
+  status: 200,
+  code: null,
+  client_ip: "127.0.0.1",
+  duration_ms: 1,
+});
+
+const append = (store: Store, from: number, count: number) =>
+  store.writes.run((trx) =>
+    appendAuditEvents(
+      store.hot,
+      trx,
+      Array.from({ length: count }, (_, i) => event(from + i)),
+    ),
+  );
+
+/** The log as stored: leaf hashes in leaf-index order, the state row, and the events still waiting. */
+async function logOf(store: Store) {
+  const rows = await store.db
+    .selectFrom("audit_events")
+    .select(["id", "leaf_index", "leaf_hash"])
+    .orderBy("leaf_index")
+    .execute();
+  const sequenced = rows.filter((r) => r.leaf_index !== null);
+  const state = await store.db.selectFrom("audit_log").selectAll().executeTakeFirstOrThrow();
+  return {
+    indexes: sequenced.map((r) => Number(r.leaf_index)),
+    leaves: sequenced.map((r) => fromHex(r.leaf_hash)!),
+    ids: sequenced.map((r) => Number(r.id)),
+    waiting: rows.length - sequenced.length,
+    state: { ...state, size: Number(state.size) },
+  };
+}
+
+forEachEngine((engine, open) => {
+  describe(`audit sequencer on ${engine}`, () => {
+    const opened: OpenedStore[] = [];
+    const others: Store[] = [];
+    const fresh = async () => {
+      const o = await open();
+      opened.push(o);
+      await o.store.migrate();
+      return o;
+    };
+    afterAll(async () => {
+      for (const s of others) await s.close();
+      for (const o of opened) {
+        await o.store.close();
+        await o.cleanup();
+      }
+    });
+
+    it("starts from the empty tree and gives waiting events the next indexes, in id order, batch after batch", async () => {
+      const { store } = await fresh();
+      expect((await logOf(store)).state).toMatchObject({
+        size: 0,
+        root_hash: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      });
+      expect(await sequenceAuditLog(store)).toEqual({ sequenced: 0, size: 0 });
+
+      await append(store, 0, 7);
+      expect(await sequenceAuditLog(store, 5)).toEqual({ sequenced: 5, size: 5 });
+      expect(await sequenceAuditLog(store, 5)).toEqual({ sequenced: 2, size: 7 });
+      await append(store, 7, 3);
+      expect(await sequenceAuditLog(store)).toEqual({ sequenced: 3, size: 10 });
+
+      const log = await logOf(store);
+      expect(log.indexes).toEqual([...Array(10).keys()]);
+      expect(log.ids).toEqual([...log.ids].sort((a, b) => a - b));
+      expect(log.waiting).toBe(0);
+      expect(log.state.size).toBe(10);
+      expect(log.state.root_hash).toBe(toHex(merkleRoot(RFC9162, log.leaves)));
+      // The stored frontier continues the same tree.
+      const frontier = MerkleFrontier.restore(RFC9162, JSON.parse(log.state.frontier));
+      expect(toHex(frontier.root())).toBe(log.state.root_hash);
+    });
+
+    it("keeps the log gap-free and consistent with two processes writing and sequencing at once", async () => {
+      const { store, another } = await fresh();
+      const second = another();
+      if (second !== store) others.push(second);
+      const writers = [store, second].flatMap((s, w) =>
+        Array.from({ length: 10 }, (_, k) => append(s, 1000 * w + 50 * k, 1 + ((k * 7) % 13))),
+      );
+      const sequencers = Array.from({ length: 12 }, (_, k) => sequenceAuditLog(k % 2 ? second : store, 17));
+      const results = await Promise.all([...writers, ...sequencers]);
+      expect(results.length).toBe(32);
+      // Drain what arrived after the last run.
+      while ((await sequenceAuditLog(store)).sequenced > 0);
+
+      const log = await logOf(store);
+      const total = [...Array(10).keys()].reduce((n, k) => n + 1 + ((k * 7) % 13), 0) * 2;
+      expect(log.waiting).toBe(0);
+      expect(log.indexes).toEqual([...Array(total).keys()]);
+      expect(log.state.size).toBe(total);
+      expect(log.state.root_hash).toBe(toHex(merkleRoot(RFC9162, log.leaves)));
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import { fromHex, MerkleFrontier, RFC9162, toHex } from "@hcs/protocol";
+import { sql } from "kysely";
+import type { Logger } from "pino";
+import type { Store } from "../store/store.js";
+
+/** Most events one sequencer run indexes (one transaction); a run that fills it is followed at once by another. */
+export const SEQUENCE_BATCH = 1000;
+
+export interface Sequenced {
+  /** Events given their leaf index by this run (0 when none waited, or another sequencer held the log). */
+  readonly sequenced: number;
+  /** The log's size after the run (null when another sequencer held the log). */
+  readonly size: number | null;
+}
+
+/**
+ * Integrates waiting audit events into the log, as Trillian's sequencer does: in one transaction, lock the log's
+ * state row (on PostgreSQL a sequencer that finds it locked skips this run: one sequencer at a time across
+ * processes), take the committed events that have no leaf index in id order, give them the next indexes, append
+ * their leaf hashes to the tree's frontier and store the new size and head. The request path only inserts events;
+ * an event that commits late (a lower id than events already sequenced) simply gets a later index: indexes follow
+ * the order events became visible, with no gap.
+ */
+export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH): Promise<Sequenced> {
+  return store.db.transaction().execute(async (trx) => {
+    const lock = store.engine === "postgres" ? sql` for update skip locked` : sql``;
+    const state = (
+      await sql<{
+        size: number | string;
+        frontier: string;
+      }>`select size, frontier from audit_log where id = 1${lock}`.execute(trx)
+    ).rows[0];
+    if (!state) return { sequenced: 0, size: null };
+    const size = Number(state.size);
+    const waiting = await trx
+      .selectFrom("audit_events")
+      .select(["id", "leaf_hash"])
+      .where("leaf_index", "is", null)
+      .orderBy("id")
+      .limit(maxBatch)
+      .execute();
+    if (waiting.length === 0) return { sequenced: 0, size };
+    const frontier = MerkleFrontier.restore(RFC9162, JSON.parse(state.frontier));
+    if (frontier.size !== size)
+      throw new Error(`audit log state is inconsistent: size ${size}, frontier ${frontier.size}`);
+    for (const [i, event] of waiting.entries()) {
+      const leaf = fromHex(event.leaf_hash);
+      if (leaf?.length !== 32) throw new Error(`audit event ${event.id} has a malformed leaf hash`);
+      frontier.append(leaf);
+      await trx
+        .updateTable("audit_events")
+        .set({ leaf_index: size + i })
+        .where("id", "=", event.id)
+        .execute();
+    }
+    await trx
+      .updateTable("audit_log")
+      .set({
+        size: frontier.size,
+        frontier: JSON.stringify(frontier.toJSON()),
+        root_hash: toHex(frontier.root()),
+        updated_at: new Date().toISOString(),
+      })
+      .where("id", "=", 1)
+      .execute();
+    return { sequenced: waiting.length, size: frontier.size };
+  });
+}
+
+/**
+ * Runs the sequencer every `intervalMs` in the serving process, and again at once while runs come back full. A
+ * failed run is logged and retried at the next tick (events wait; nothing is lost).
+ */
+export class AuditSequencerLoop {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    private readonly intervalMs = 1000,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** One round: sequence until nothing waits (or another process holds the log). */
+  tick(): Promise<void> {
+    if (!this.running) {
+      this.running = (async () => {
+        try {
+          for (;;) {
+            const run = await sequenceAuditLog(this.store);
+            if (run.sequenced < SEQUENCE_BATCH) break;
+          }
+        } catch (err) {
+          this.logger.warn({ err }, "audit sequencing failed; retrying at the next tick");
+        } finally {
+          this.running = null;
+        }
+      })();
+    }
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
