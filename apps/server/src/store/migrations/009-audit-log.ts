@@ -28,7 +28,9 @@ export function auditLogMigration(_engine: Engine) {
         .execute();
       // The empty tree: size 0, no peaks, head SHA-256("").
       await sql`insert into audit_log (id, size, frontier, root_hash, updated_at) values (1, 0, ${'{"size":0,"peaks":[]}'},
-        ${"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}, ${new Date().toISOString()})`.execute(db);
+        ${"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}, ${new Date().toISOString()})`.execute(
+        db,
+      );
     },
   };
 }
