@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
 import type { Store } from "../store/store.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
-import { sequenceAuditLog } from "./sequencer.js";
+import { consecutiveRuns, sequenceAuditLog } from "./sequencer.js";
 
 const event = (n: number): AuditEvent => ({
   at: new Date(1_790_000_000_000 + n).toISOString(),
@@ -46,6 +46,17 @@ async function logOf(store: Store) {
     state: { ...state, size: Number(state.size) },
   };
 }
+
+describe("consecutiveRuns", () => {
+  it("splits ascending ids where they jump, keeping each run's position", () => {
+    expect(consecutiveRuns([])).toEqual([]);
+    expect(consecutiveRuns([4, 5, 6, 9, 10, 12])).toEqual([
+      { first: 4, last: 6, at: 0 },
+      { first: 9, last: 10, at: 3 },
+      { first: 12, last: 12, at: 5 },
+    ]);
+  });
+});
 
 forEachEngine((engine, open) => {
   describe(`audit sequencer on ${engine}`, () => {
