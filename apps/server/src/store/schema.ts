@@ -111,6 +111,19 @@ export interface AuditEventsTable {
   leaf_index: number | null;
 }
 
+/** A signed checkpoint of the audit log (docs/audit.md). */
+export interface AuditCheckpointsTable {
+  size: number;
+  root_hash: string;
+  /** C2SP signed note holding the C2SP tlog-checkpoint. */
+  note: string;
+  /** The size of the previous checkpoint, which the proof starts from (null for the first). */
+  consistency_from: number | null;
+  /** JSON array of hex hashes. */
+  consistency_proof: string;
+  created_at: string;
+}
+
 /** The state of the audit log's tree between sequencer runs (one row, id 1). */
 export interface AuditLogTable {
   id: number;
@@ -288,6 +301,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   audit_context: AuditContextTable;
   audit_log: AuditLogTable;
+  audit_checkpoints: AuditCheckpointsTable;
   audit_trail: AuditTrailView;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;

@@ -1,0 +1,98 @@
+import { chmodSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fromHex, openNote, parseCheckpoint, parseVerifierKey, RFC9162, verifyConsistency } from "@hcs/protocol";
+import { afterAll, describe, expect, it } from "vitest";
+import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
+import type { Store } from "../store/store.js";
+import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
+import { ExposedKeyFileError } from "../util/private-files.js";
+import { createCheckpoint } from "./checkpoints.js";
+import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "./log-key.js";
+import { sequenceAuditLog } from "./sequencer.js";
+
+const event = (n: number): AuditEvent => ({
+  at: new Date(1_790_000_000_000 + n).toISOString(),
+  request_id: `req-${n}`,
+  actor_key_id: null,
+  actor_account_id: "acc_1",
+  action: "createDeployToken",
+  transport: "rest",
+  resource: "practice:1234567893",
+  outcome: "success",
+  status: 201,
+  code: null,
+  client_ip: "127.0.0.1",
+  duration_ms: 2,
+});
+
+async function grow(store: Store, from: number, count: number) {
+  await store.writes.run((trx) =>
+    appendAuditEvents(
+      store.hot,
+      trx,
+      Array.from({ length: count }, (_, i) => event(from + i)),
+    ),
+  );
+  while ((await sequenceAuditLog(store)).sequenced > 0);
+}
+
+describe("the audit log key", () => {
+  it("is created owner-only, loads the same key again, and is refused when others can read it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hcs-logkey-"));
+    const key = loadLogKey(dir, "hcs.test/audit");
+    expect(statSync(join(dir, LOG_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(loadLogKey(dir, "hcs.test/audit").verifierKey).toBe(key.verifierKey);
+    expect(parseVerifierKey(key.verifierKey)).toMatchObject({ name: "hcs.test/audit", keyHash: key.keyHash });
+    chmodSync(join(dir, LOG_KEY_FILE), 0o644);
+    expect(() => loadLogKey(dir, "hcs.test/audit")).toThrow(ExposedKeyFileError);
+    expect(() => loadLogKey(dir, "has space")).toThrow(/name/);
+  });
+});
+
+forEachEngine((engine, open) => {
+  describe(`audit checkpoints on ${engine}`, () => {
+    const opened: OpenedStore[] = [];
+    afterAll(async () => {
+      for (const o of opened) {
+        await o.store.close();
+        await o.cleanup();
+      }
+    });
+
+    it("sign the tree head as a C2SP checkpoint, each consistent with the one before, and only when the log grew", async () => {
+      const o = await open();
+      opened.push(o);
+      const { store } = o;
+      await store.migrate();
+      const key = loadLogKey(mkdtempSync(join(tmpdir(), "hcs-logkey-")), "hcs.test/audit");
+      const verifier = parseVerifierKey(key.verifierKey)!;
+
+      await grow(store, 0, 5);
+      const first = (await createCheckpoint(store, key, new Date()))!;
+      expect(first).toMatchObject({ size: 5, consistencyFrom: null, consistencyProof: [] });
+      expect(await createCheckpoint(store, key, new Date())).toBeNull();
+
+      await grow(store, 5, 6);
+      const second = (await createCheckpoint(store, key, new Date()))!;
+      expect(second).toMatchObject({ size: 11, consistencyFrom: 5 });
+
+      // What a verifier does with nothing but the notes, the proof and the verifier key (the package's own SHA-256).
+      const opened1 = openNote(first.note, verifier, nodeEd25519Verify);
+      const opened2 = openNote(second.note, verifier, nodeEd25519Verify);
+      if (!opened1.ok || !opened2.ok) throw new Error("a checkpoint did not open");
+      const [c1, c2] = [parseCheckpoint(opened1.text)!, parseCheckpoint(opened2.text)!];
+      expect([c1.origin, c1.size, c2.size]).toEqual(["hcs.test/audit", 5, 11]);
+      const proof = second.consistencyProof.map((h) => fromHex(h)!);
+      expect(verifyConsistency(RFC9162, c1.size, c2.size, proof, c1.rootHash, c2.rootHash)).toBe(true);
+      expect(verifyConsistency(RFC9162, c1.size, c2.size, proof, c2.rootHash, c1.rootHash)).toBe(false);
+      // An altered checkpoint no longer opens.
+      expect(openNote(second.note.replace("\n11\n", "\n12\n"), verifier, nodeEd25519Verify)).toEqual({
+        ok: false,
+        reason: "bad_signature",
+      });
+      const stored = await store.db.selectFrom("audit_checkpoints").select(["size"]).orderBy("size").execute();
+      expect(stored.map((r) => Number(r.size))).toEqual([5, 11]);
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import { consistencyProof, formatCheckpoint, formatNote, toHex, utf8Bytes } from "@hcs/protocol";
+import type { Store } from "../store/store.js";
+import type { LogKey } from "./log-key.js";
+import { NATIVE_RFC9162 } from "./sequencer.js";
+
+export interface StoredCheckpoint {
+  readonly size: number;
+  readonly rootHash: string;
+  /** The C2SP signed note: checkpoint body and the log key's signature. */
+  readonly note: string;
+  /** Consistency proof from the previous checkpoint (hex hashes; empty for the first). */
+  readonly consistencyFrom: number | null;
+  readonly consistencyProof: readonly string[];
+  readonly createdAt: string;
+}
+
+/**
+ * Signs the log's current tree head as a checkpoint and stores it with the consistency proof from the previous
+ * checkpoint, so that anyone holding both can check that the log only grew. Nothing is written when the log has not
+ * grown since the last checkpoint. Proofs are computed from the stored leaf hashes (a read of the log, once a day).
+ */
+export async function createCheckpoint(store: Store, key: LogKey, now: Date): Promise<StoredCheckpoint | null> {
+  return store.db.transaction().execute(async (trx) => {
+    const state = await trx
+      .selectFrom("audit_log")
+      .select(["size", "root_hash"])
+      .where("id", "=", 1)
+      .executeTakeFirstOrThrow();
+    const size = Number(state.size);
+    const previous = await trx
+      .selectFrom("audit_checkpoints")
+      .select(["size"])
+      .orderBy("size", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    const fromSize = previous ? Number(previous.size) : null;
+    if (fromSize === size) return null;
+    let proof: string[] = [];
+    if (fromSize !== null && fromSize > 0) {
+      const leaves = await trx
+        .selectFrom("audit_events")
+        .select("leaf_hash")
+        .where("leaf_index", "is not", null)
+        .where("leaf_index", "<", size)
+        .orderBy("leaf_index")
+        .execute();
+      if (leaves.length !== size) throw new Error(`the audit log has ${leaves.length} leaves below size ${size}`);
+      proof = consistencyProof(
+        NATIVE_RFC9162,
+        leaves.map((l) => Buffer.from(l.leaf_hash, "hex")),
+        fromSize,
+        size,
+      ).map(toHex);
+    }
+    const body = formatCheckpoint({
+      origin: key.name,
+      size,
+      rootHash: Buffer.from(state.root_hash, "hex"),
+      extensions: [],
+    });
+    const note = formatNote(body, [{ name: key.name, keyHash: key.keyHash, signature: key.sign(utf8Bytes(body)) }]);
+    const checkpoint: StoredCheckpoint = {
+      size,
+      rootHash: state.root_hash,
+      note,
+      consistencyFrom: fromSize,
+      consistencyProof: proof,
+      createdAt: now.toISOString(),
+    };
+    await trx
+      .insertInto("audit_checkpoints")
+      .values({
+        size,
+        root_hash: state.root_hash,
+        note,
+        consistency_from: fromSize,
+        consistency_proof: JSON.stringify(proof),
+        created_at: checkpoint.createdAt,
+      })
+      .execute();
+    return checkpoint;
+  });
+}
