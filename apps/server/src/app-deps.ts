@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { LogKey } from "./audit/log-key.js";
 import type { Config } from "./config.js";
 import type { Metrics } from "./http/metrics.js";
 import type { ServiceDeps } from "./services/deps.js";
@@ -13,6 +14,8 @@ export interface AppDeps extends ServiceDeps {
   /** Seconds since this process started serving. */
   readonly uptimeSeconds: () => number;
   readonly version: string;
+  /** The audit log's signing key (absent in processes that sign no checkpoints, such as the stdio MCP server). */
+  readonly auditLogKey?: LogKey;
   /** Tells this process's job worker that work is waiting (absent when the process runs no worker). */
   readonly wakeWorker?: () => void;
 }

@@ -54,6 +54,7 @@ const EnvSchema = z.object({
     .optional(),
   HCS_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
   HCS_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  HCS_CHECKPOINT_INTERVAL_S: z.coerce.number().int().min(1).max(86_400).default(86_400),
 });
 
 /**
@@ -88,6 +89,8 @@ export interface Config {
   readonly webhookRetryBaseMs: number;
   /** Connect and statement time limits of every PostgreSQL call. */
   readonly dbTimeouts: PostgresTimeouts;
+  /** How often the serving process signs a checkpoint of the audit log (when it grew). */
+  readonly checkpointIntervalMs: number;
 }
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -158,6 +161,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     jobLeaseMs: e.HCS_JOB_LEASE_MS,
     webhookRetryBaseMs: e.HCS_WEBHOOK_RETRY_BASE_MS,
     dbTimeouts: { connectMs: e.HCS_DB_CONNECT_TIMEOUT_MS, statementMs: e.HCS_DB_STATEMENT_TIMEOUT_MS },
+    checkpointIntervalMs: e.HCS_CHECKPOINT_INTERVAL_S * 1000,
   };
 }
 
@@ -246,6 +250,12 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     name: "HCS_DB_STATEMENT_TIMEOUT_MS",
     default: "5000",
     meaning: "PostgreSQL: statement_timeout of every statement (the client gives up 1 s later); migrations are exempt",
+  },
+  {
+    name: "HCS_CHECKPOINT_INTERVAL_S",
+    default: "86400",
+    meaning:
+      "Seconds between signed checkpoints of the audit log (one a day by default; none while the log has not grown)",
   },
 ];
 

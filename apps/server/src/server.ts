@@ -10,6 +10,8 @@ import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
+import { auditLogOrigin, signCheckpoint } from "./audit/checkpoint-schedule.js";
+import { loadLogKey } from "./audit/log-key.js";
 import { AuditSequencerLoop } from "./audit/sequencer.js";
 import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
@@ -129,6 +131,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     metrics,
     uptimeSeconds: () => (performance.now() - startedAt) / 1000,
     version: SERVER_VERSION,
+    auditLogKey: loadLogKey(config.dataDir, auditLogOrigin(publicUrl)),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
   };
   const bootstrap = await bootstrapOperatorAccount(deps);
@@ -148,6 +151,10 @@ export async function startServer(config: Config, logger: Logger, options: Start
   // The audit log's sequencer (one at a time across processes: others skip while one holds the log).
   const sequencer = new AuditSequencerLoop(store, logger);
   sequencer.start();
+  const checkpoints = setInterval(() => {
+    void signCheckpoint(deps, sequencer);
+  }, config.checkpointIntervalMs);
+  checkpoints.unref();
 
   const maintenance = setInterval(() => {
     pruneRateLimits(deps).catch((err: unknown) => logger.warn({ err }, "rate-limit pruning failed"));
@@ -164,6 +171,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     worker,
     async close() {
       clearInterval(maintenance);
+      clearInterval(checkpoints);
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       // What the last requests appended is sequenced before the store closes.
       await sequencer.stop();

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { buildAgentCard } from "../../a2a/agent-card.js";
 import type { AppDeps } from "../../app-deps.js";
+import { ServiceError } from "../../errors.js";
 import type { HcsContext } from "../../http/state.js";
 import type { Catalogue } from "../catalogue.js";
 import { definePublicRoute, type PublicRoute } from "../route.js";
@@ -73,6 +74,21 @@ export function discoveryRoutes(catalogue: () => Catalogue): PublicRoute[] {
       async handler(ctx, deps) {
         const d = agentCardDocument(deps, catalogue);
         serveCached(ctx, d.body, d.etag, "application/json; charset=utf-8", 300);
+      },
+    }),
+    definePublicRoute({
+      path: "/.well-known/hcs-audit-log-key",
+      id: "getAuditLogKey",
+      summary: "The audit log's verifier key (C2SP signed-note), to check its signed checkpoints",
+      response: {
+        description: "`<origin>+<key hash>+<base64 Ed25519 key>`, one line",
+        schema: z.string(),
+        contentType: "text/plain",
+      },
+      async handler(ctx, deps) {
+        if (!deps.auditLogKey) throw new ServiceError("not_found", "this process signs no audit checkpoints");
+        const body = `${deps.auditLogKey.verifierKey}\n`;
+        serveCached(ctx, body, etagOf(body), "text/plain; charset=utf-8", 300);
       },
     }),
     definePublicRoute({
