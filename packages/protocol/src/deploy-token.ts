@@ -1,4 +1,4 @@
-import { asciiBytes, base64UrlDecode, base64UrlEncode, bytesAscii, crc32Hex } from "./encoding.js";
+import { asciiBytes, base64UrlDecode, base64UrlEncode, bytesAscii, crc32Hex, fromHex, toHex } from "./encoding.js";
 
 /**
  * A deploy token carries what `hcs-scanner register` needs besides itself: the server URL and the SHA-256
@@ -25,16 +25,6 @@ export type DeployTokenDecodeResult =
 const HEX64 = /^[0-9a-f]{64}$/;
 const SECRET = /^[A-Za-z0-9_-]{32,128}$/;
 
-function hexToBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-function bytesToHex(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 function validServerUrl(url: string): boolean {
   return /^https:\/\/[A-Za-z0-9.\-[\]:]+(:[0-9]{1,5})?(\/[\x21-\x7e]*)?$/.test(url) && url.length <= 512;
 }
@@ -49,7 +39,7 @@ export function encodeDeployToken(parts: DeployTokenParts): string {
   const body = [
     DEPLOY_TOKEN_PREFIX,
     base64UrlEncode(urlBytes),
-    base64UrlEncode(hexToBytes(parts.caSha256)),
+    base64UrlEncode(fromHex(parts.caSha256)!),
     parts.secret,
   ].join(".");
   return `${body}.${crc32Hex(body)}`;
@@ -70,5 +60,5 @@ export function decodeDeployToken(token: string): DeployTokenDecodeResult {
   if (!serverUrl || !validServerUrl(serverUrl)) return { ok: false, problem: "bad_server_url" };
   const pin = base64UrlDecode(pinPart);
   if (pin?.length !== 32) return { ok: false, problem: "bad_ca_pin" };
-  return { ok: true, token: { serverUrl, caSha256: bytesToHex(pin), secret } };
+  return { ok: true, token: { serverUrl, caSha256: toHex(pin), secret } };
 }

@@ -3,37 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromHex, openNote, parseCheckpoint, parseVerifierKey, RFC9162, verifyConsistency } from "@hcs/protocol";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
 import type { Store } from "../store/store.js";
+import { appendAuditRun } from "../test-support/audit-events.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { ExposedKeyFileError } from "../util/private-files.js";
 import { createCheckpoint } from "./checkpoints.js";
 import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "./log-key.js";
 import { sequenceAuditLog } from "./sequencer.js";
 
-const event = (n: number): AuditEvent => ({
-  at: new Date(1_790_000_000_000 + n).toISOString(),
-  request_id: `req-${n}`,
-  actor_key_id: null,
-  actor_account_id: "acc_1",
-  action: "createDeployToken",
-  transport: "rest",
-  resource: "practice:1234567893",
-  outcome: "success",
-  status: 201,
-  code: null,
-  client_ip: "127.0.0.1",
-  duration_ms: 2,
-});
-
 async function grow(store: Store, from: number, count: number) {
-  await store.writes.run((trx) =>
-    appendAuditEvents(
-      store.hot,
-      trx,
-      Array.from({ length: count }, (_, i) => event(from + i)),
-    ),
-  );
+  await appendAuditRun(store, from, count);
   while ((await sequenceAuditLog(store)).sequenced > 0);
 }
 

@@ -1,33 +1,9 @@
 import { fromHex, MerkleFrontier, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
 import type { Store } from "../store/store.js";
+import { appendAuditRun } from "../test-support/audit-events.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { consecutiveRuns, sequenceAuditLog } from "./sequencer.js";
-
-const event = (n: number): AuditEvent => ({
-  at: new Date(1_790_000_000_000 + n).toISOString(),
-  request_id: `req-${n}`,
-  actor_key_id: "key_1",
-  actor_account_id: "acc_1",
-  action: "hipaa.grade",
-  transport: "rest",
-  resource: "practice:1234567893",
-  outcome: "success",
-  status: 200,
-  code: null,
-  client_ip: "127.0.0.1",
-  duration_ms: 1,
-});
-
-const append = (store: Store, from: number, count: number) =>
-  store.writes.run((trx) =>
-    appendAuditEvents(
-      store.hot,
-      trx,
-      Array.from({ length: count }, (_, i) => event(from + i)),
-    ),
-  );
 
 /** The log as stored: leaf hashes in leaf-index order, the state row, and the events still waiting. */
 async function logOf(store: Store) {
@@ -84,10 +60,10 @@ forEachEngine((engine, open) => {
       });
       expect(await sequenceAuditLog(store)).toEqual({ sequenced: 0, size: 0 });
 
-      await append(store, 0, 7);
+      await appendAuditRun(store, 0, 7);
       expect(await sequenceAuditLog(store, 5)).toEqual({ sequenced: 5, size: 5 });
       expect(await sequenceAuditLog(store, 5)).toEqual({ sequenced: 2, size: 7 });
-      await append(store, 7, 3);
+      await appendAuditRun(store, 7, 3);
       expect(await sequenceAuditLog(store)).toEqual({ sequenced: 3, size: 10 });
 
       const log = await logOf(store);
@@ -106,7 +82,7 @@ forEachEngine((engine, open) => {
       const second = another();
       if (second !== store) others.push(second);
       const writers = [store, second].flatMap((s, w) =>
-        Array.from({ length: 10 }, (_, k) => append(s, 1000 * w + 50 * k, 1 + ((k * 7) % 13))),
+        Array.from({ length: 10 }, (_, k) => appendAuditRun(s, 1000 * w + 50 * k, 1 + ((k * 7) % 13))),
       );
       const sequencers = Array.from({ length: 12 }, (_, k) => sequenceAuditLog(k % 2 ? second : store, 17));
       const results = await Promise.all([...writers, ...sequencers]);
