@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   conflict: 409,
   deploy_token_used: 409,
   idempotency_conflict: 409,
+  not_checkpointed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

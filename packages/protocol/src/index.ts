@@ -170,6 +170,20 @@ export {
   type JsonValue,
   JsonValueSchema,
 } from "./json.js";
+export {
+  AUDIT_PROOF_FORMAT,
+  type AuditAnchorView,
+  AuditAnchorViewSchema,
+  type AuditCheckpointView,
+  AuditCheckpointViewSchema,
+  type AuditProofBundle,
+  AuditProofBundleSchema,
+  type AuditProofFailure,
+  type AuditProofVerdict,
+  AuditRecordSchema,
+  auditRecordLeafHash,
+  verifyAuditProof,
+} from "./merkle/audit-proof.js";
 export { type Checkpoint, formatCheckpoint, parseCheckpoint } from "./merkle/checkpoint.js";
 export { type Digest, sha256 } from "./merkle/sha256.js";
 export {

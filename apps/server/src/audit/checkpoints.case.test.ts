@@ -46,6 +46,7 @@ forEachEngine((engine, open) => {
       await store.migrate();
       const key = loadLogKey(mkdtempSync(join(tmpdir(), "hcs-logkey-")), "hcs.test/audit");
       const verifier = parseVerifierKey(key.verifierKey)!;
+      expect(await createCheckpoint(store, key, new Date()), "an empty log has nothing to attest").toBeNull();
 
       await grow(store, 0, 5);
       const first = (await createCheckpoint(store, key, new Date()))!;

@@ -1,5 +1,6 @@
 import { consistencyProof, formatCheckpoint, formatNote, toHex, utf8Bytes } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
+import { readLeafHashes } from "./leaves.js";
 import type { LogKey } from "./log-key.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
 
@@ -17,7 +18,7 @@ export interface StoredCheckpoint {
 /**
  * Signs the log's current tree head as a checkpoint and stores it with the consistency proof from the previous
  * checkpoint, so that anyone holding both can check that the log only grew. Nothing is written when the log has not
- * grown since the last checkpoint. Proofs are computed from the stored leaf hashes (a read of the log, once a day).
+ * grown since the last checkpoint (or is empty). Proofs are computed from the stored leaf hashes (a read of the log, once a day).
  */
 export async function createCheckpoint(store: Store, key: LogKey, now: Date): Promise<StoredCheckpoint | null> {
   return store.db.transaction().execute(async (trx) => {
@@ -34,23 +35,12 @@ export async function createCheckpoint(store: Store, key: LogKey, now: Date): Pr
       .limit(1)
       .executeTakeFirst();
     const fromSize = previous ? Number(previous.size) : null;
-    if (fromSize === size) return null;
+    // Nothing to attest: an empty log, or no growth since the last checkpoint.
+    if (size === 0 || fromSize === size) return null;
     let proof: string[] = [];
     if (fromSize !== null && fromSize > 0) {
-      const leaves = await trx
-        .selectFrom("audit_events")
-        .select("leaf_hash")
-        .where("leaf_index", "is not", null)
-        .where("leaf_index", "<", size)
-        .orderBy("leaf_index")
-        .execute();
-      if (leaves.length !== size) throw new Error(`the audit log has ${leaves.length} leaves below size ${size}`);
-      proof = consistencyProof(
-        NATIVE_RFC9162,
-        leaves.map((l) => Buffer.from(l.leaf_hash, "hex")),
-        fromSize,
-        size,
-      ).map(toHex);
+      const leaves = await readLeafHashes(trx, size);
+      proof = consistencyProof(NATIVE_RFC9162, leaves, fromSize, size).map(toHex);
     }
     const body = formatCheckpoint({
       origin: key.name,

@@ -1,5 +1,6 @@
 import type { Operation } from "../operations/operation.js";
 import { practiceOperation } from "./group-a/practice.js";
+import { auditProofOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { batchOperation } from "./group-b/batch.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
 import { controlsOperation } from "./group-b/controls.js";
@@ -55,6 +56,8 @@ export const OPERATIONS: readonly Operation[] = [
   revokeAgentOperation,
   listDeployTokensOperation,
   revokeDeployTokenOperation,
+  latestCheckpointOperation,
+  auditProofOperation,
   practiceOperation,
 ];
 
