@@ -3,6 +3,7 @@ import { SCORING_VERSION } from "@hcs/protocol";
 import { Command, CommanderError, Option } from "commander";
 import pino, { type Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
+import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
 import { type CliEnv, cliLogger, configFrom, withServices } from "./cli/context.js";
 import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
@@ -137,9 +138,14 @@ program
 
 registerAdminCommands(program, cli);
 registerEnrolmentCommands(program, cli);
+registerAuditCommands(program, cli);
 
 function fail(err: unknown): never {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+  if (err instanceof VerifyUsageError) {
+    cli.err(`usage error: ${err.message}`);
+    process.exit(EXIT.usage);
+  }
   if (err instanceof ConfigError || err instanceof ExposedKeyFileError) {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);

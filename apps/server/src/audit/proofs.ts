@@ -13,6 +13,9 @@ import type { Store } from "../store/store.js";
 import { readLeafHashes } from "./leaves.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
 
+/** What proofs are made from: the store, and the log key whose verifier key they carry. */
+export type ProofDeps = Pick<AppDeps, "store" | "auditLogKey">;
+
 interface CheckpointRow {
   size: number | string;
   root_hash: string;
@@ -40,14 +43,14 @@ const checkpoints = (store: Store) =>
   store.db.selectFrom("audit_checkpoints").select(["size", "root_hash", "note", "created_at"]);
 
 /** The log's key, without which no checkpoint can be checked (a process that signs none has nothing to show). */
-function verifierKeyOf(deps: AppDeps): string {
+function verifierKeyOf(deps: ProofDeps): string {
   if (!deps.auditLogKey) throw new ServiceError("not_found", "this process signs no audit checkpoints");
   return deps.auditLogKey.verifierKey;
 }
 
 /** The latest signed checkpoint, its anchor and the log's verifier key. */
 export async function latestCheckpoint(
-  deps: AppDeps,
+  deps: ProofDeps,
 ): Promise<AuditCheckpointView & { readonly verifier_key: string }> {
   const verifierKey = verifierKeyOf(deps);
   const row = await checkpoints(deps.store).orderBy("size", "desc").limit(1).executeTakeFirst();
@@ -75,7 +78,7 @@ async function checkpointCovering(store: Store, index: number): Promise<Checkpoi
  * inclusion proof to a signed checkpoint. Another account's event — or one no account made — is `not_found`, never
  * `forbidden`: nobody learns that someone else's event exists.
  */
-export async function auditProofFor(deps: AppDeps, eventId: number, accountId: string): Promise<AuditProofBundle> {
+export async function auditProofFor(deps: ProofDeps, eventId: number, accountId: string): Promise<AuditProofBundle> {
   const verifierKey = verifierKeyOf(deps);
   const event = await deps.store.db
     .selectFrom("audit_events")

@@ -59,10 +59,16 @@ export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH):
       frontier.append(leaf);
     }
     // One statement per run of consecutive ids (on SQLite, with its one writer, a batch is one run): index = id + offset.
-    for (const run of consecutiveRuns(waiting.map((e) => Number(e.id)))) {
+    const runs = consecutiveRuns(waiting.map((e) => Number(e.id)));
+    for (const run of runs) {
       await sql`update audit_events set leaf_index = id + ${size + run.at - run.first}
                 where id >= ${run.first} and id <= ${run.last} and leaf_index is null`.execute(trx);
     }
+    // The journal `audit verify` checks each event's index against (one row per run: one per batch on SQLite).
+    await trx
+      .insertInto("audit_sequence_runs")
+      .values(runs.map((r) => ({ first_index: size + r.at, first_id: r.first, last_id: r.last })))
+      .execute();
     await trx
       .updateTable("audit_log")
       .set({

@@ -136,6 +136,13 @@ export interface AuditLogTable {
 }
 
 /** What is kept beside a record and not hashed: retention may prune it (docs/audit.md). */
+/** The sequencer's journal: a run of consecutive event ids given consecutive leaf indexes from first_index on. */
+export interface AuditSequenceRunsTable {
+  first_index: number | string;
+  first_id: number | string;
+  last_id: number | string;
+}
+
 export interface AuditContextTable {
   event_id: number;
   at: string;
@@ -301,6 +308,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   audit_context: AuditContextTable;
   audit_log: AuditLogTable;
+  audit_sequence_runs: AuditSequenceRunsTable;
   audit_checkpoints: AuditCheckpointsTable;
   audit_trail: AuditTrailView;
   rate_limits: RateLimitsTable;

@@ -1,3 +1,6 @@
+import { createCheckpoint } from "../audit/checkpoints.js";
+import type { LogKey } from "../audit/log-key.js";
+import { sequenceAuditLog } from "../audit/sequencer.js";
 import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
 import type { Store } from "../store/store.js";
 
@@ -26,3 +29,21 @@ export const appendAuditRun = (store: Store, from: number, count: number): Promi
       Array.from({ length: count }, (_, i) => auditEvent(from + i)),
     ),
   );
+
+/**
+ * Migrates `store` and builds a log of 45 events: checkpoints at 20 and 40 (the second after two group commits and
+ * two sequencer runs, so the journal holds several runs), then five events sequenced after the last checkpoint.
+ */
+export async function buildCheckpointedLog(store: Store, key: LogKey): Promise<void> {
+  await store.migrate();
+  await appendAuditRun(store, 0, 20);
+  await sequenceAuditLog(store);
+  await createCheckpoint(store, key, new Date());
+  await appendAuditRun(store, 20, 12);
+  await appendAuditRun(store, 32, 8);
+  await sequenceAuditLog(store, 5);
+  await sequenceAuditLog(store);
+  await createCheckpoint(store, key, new Date());
+  await appendAuditRun(store, 40, 5);
+  await sequenceAuditLog(store);
+}

@@ -9,6 +9,7 @@ import { jobA2aContextMigration } from "./007-job-a2a-context.js";
 import { auditRecordV1Migration } from "./008-audit-record-v1.js";
 import { auditLogMigration } from "./009-audit-log.js";
 import { auditCheckpointsMigration } from "./010-audit-checkpoints.js";
+import { auditSequenceRunsMigration } from "./012-audit-sequence-runs.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -24,5 +25,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "008-audit-record-v1": auditRecordV1Migration(engine),
     "009-audit-log": auditLogMigration(engine),
     "010-audit-checkpoints": auditCheckpointsMigration(engine),
+    "012-audit-sequence-runs": auditSequenceRunsMigration(engine),
   };
 }

@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type NoteVerifierKey, parseVerifierKey, verifyAuditProof } from "@hcs/protocol";
+import type { Command } from "commander";
+import { auditLogOrigin } from "../audit/checkpoint-schedule.js";
+import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "../audit/log-key.js";
+import { verifyAuditLog } from "../audit/verify-log.js";
+import { openMigratedStore } from "../server.js";
+import { type CliEnv, configFrom, printResult } from "./context.js";
+
+/**
+ * Exit codes of the verify commands, apart from the CLI's usual 0/1/2: an auditor's script must tell "the log (or
+ * bundle) does not verify" from "could not check" (store down, file unreadable), so a failed verification is 3.
+ */
+export const VERIFY_EXIT = { verified: 0, couldNotCheck: 1, usage: 2, notVerified: 3 } as const;
+
+export class VerifyUsageError extends Error {}
+
+/**
+ * The verifier key to trust: the one given (what an auditor should do), else the log's own key file under the name
+ * its checkpoints are signed with (`origin`, from the store; the configured public URL's when there is none yet).
+ */
+function trustedKey(cli: CliEnv, given: string | undefined, origin?: string): NoteVerifierKey {
+  if (given !== undefined) {
+    const text = given.startsWith("@") ? readFileSync(given.slice(1), "utf8") : given;
+    const key = parseVerifierKey(text.trim());
+    if (!key) throw new VerifyUsageError("--verifier-key is not a C2SP verifier key (<name>+<hash>+<base64 key>)");
+    return key;
+  }
+  const config = configFrom(cli);
+  if (!existsSync(join(config.dataDir, LOG_KEY_FILE)))
+    throw new VerifyUsageError(
+      `no ${LOG_KEY_FILE} in ${config.dataDir}: pass --verifier-key (from /.well-known/hcs-audit-log-key)`,
+    );
+  return parseVerifierKey(loadLogKey(config.dataDir, origin ?? auditLogOrigin(config.publicUrl)).verifierKey)!;
+}
+
+const VERIFIER_KEY_HELP =
+  "the log's verifier key, or @file holding it (default: derived from the server's own audit-log.key)";
+
+export function registerAuditCommands(program: Command, cli: CliEnv): Command {
+  const audit = program
+    .command("audit")
+    .description("The verifiable audit log: check it whole, or check one event's proof bundle")
+    .addHelpText(
+      "after",
+      "\nExit codes of verify and verify-proof: 0 verified, 3 does NOT verify (the first bad index or check is named),\n1 could not check (store unreachable, unreadable file), 2 usage error.\n",
+    );
+  const json = () => Boolean(program.opts().json);
+
+  audit
+    .command("verify")
+    .description(
+      "Recompute every leaf and the tree from the store, check every checkpoint's signature and consistency, and name the first altered, missing or moved event",
+    )
+    .option("--verifier-key <key>", VERIFIER_KEY_HELP)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  hcs-server audit verify\n  hcs-server audit verify --verifier-key @hcs-audit-log-key.txt --json\n",
+    )
+    .action(async (o: { verifierKey?: string }) => {
+      const store = await openMigratedStore(configFrom(cli));
+      const progress = process.stderr.isTTY
+        ? (done: number, of: number) => process.stderr.write(`\rchecked ${done} of ${of} leaves`)
+        : undefined;
+      try {
+        const first = await store.db
+          .selectFrom("audit_checkpoints")
+          .select("note")
+          .orderBy("size")
+          .limit(1)
+          .executeTakeFirst();
+        const key = trustedKey(cli, o.verifierKey, first?.note.split("\n")[0]);
+        const v = await verifyAuditLog(store, key, nodeEd25519Verify, progress);
+        if (progress) process.stderr.write("\n");
+        printResult(cli, json(), {
+          verified: v.ok,
+          leaves: v.leaves,
+          checkpoints: v.checkpoints,
+          unsequenced: v.unsequenced,
+          first_bad_index: v.firstProblem?.index ?? null,
+          problem: v.firstProblem?.kind ?? null,
+          detail: v.firstProblem?.message ?? null,
+          problems: v.problems.length,
+        });
+        if (!v.ok) process.exitCode = VERIFY_EXIT.notVerified;
+      } finally {
+        await store.close();
+      }
+    });
+
+  audit
+    .command("verify-proof <file>")
+    .description(
+      "Check an audit event's proof bundle (as GET /v1/a2a/audit/events/{id}/proof returns it; - for stdin) without the store",
+    )
+    .option(
+      "--verifier-key <key>",
+      "the log's verifier key, or @file holding it (default: the bundle's own, with a warning)",
+    )
+    .addHelpText(
+      "after",
+      '\nExample:\n  curl -s -H "X-API-Key: $KEY" https://hcs.example/v1/a2a/audit/events/42/proof > proof.json\n  hcs-server audit verify-proof proof.json --verifier-key @hcs-audit-log-key.txt\n',
+    )
+    .action((file: string, o: { verifierKey?: string }) => {
+      let text: string;
+      try {
+        text = readFileSync(file === "-" ? 0 : file, "utf8");
+      } catch (err) {
+        cli.err(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        process.exitCode = VERIFY_EXIT.couldNotCheck;
+        return;
+      }
+      let bundle: unknown;
+      try {
+        bundle = JSON.parse(text);
+      } catch {
+        bundle = null;
+      }
+      const keyText = o.verifierKey?.startsWith("@")
+        ? readFileSync(o.verifierKey.slice(1), "utf8").trim()
+        : o.verifierKey?.trim();
+      const v = verifyAuditProof(bundle, { verify: nodeEd25519Verify, trustedKey: keyText });
+      if (v.ok && !v.keyTrusted)
+        cli.err(
+          "warning: checked against the bundle's own verifier key; compare it with the one the log publishes (--verifier-key)",
+        );
+      printResult(
+        cli,
+        json(),
+        v.ok
+          ? { verified: true, leaf_index: v.leafIndex, tree_size: v.treeSize, log: v.origin, key_trusted: v.keyTrusted }
+          : { verified: false, failed_check: v.failure, detail: v.message },
+      );
+      if (!v.ok) process.exitCode = VERIFY_EXIT.notVerified;
+    });
+  return audit;
+}
