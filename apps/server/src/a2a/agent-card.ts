@@ -13,9 +13,13 @@ export function agentSkills(operations: readonly Operation[]): Operation[] {
  * to authenticate, one skill per served agent method of the catalogue (skill id = method), and prices and rate
  * limits in an extension's params. Fields at their protobuf default (empty lists and strings, false) are left out,
  * as protobuf JSON does. Push notifications are not offered: A2A's push-config methods are not served (scan results
- * reach a callback_url through the service's own signed webhooks instead).
+ * reach a callback_url through the service's own signed webhooks instead). A second extension publishes the audit
+ * log's verifier key (C2SP signed-note) and where its checkpoints and proofs are, when this process signs them.
  */
-export function buildAgentCard(operations: readonly Operation[], info: { publicUrl: string; version: string }) {
+export function buildAgentCard(
+  operations: readonly Operation[],
+  info: { publicUrl: string; version: string; auditLogVerifierKey?: string },
+) {
   const served = agentSkills(operations);
   const skills = served.map((op) => ({
     id: op.method!,
@@ -57,6 +61,21 @@ export function buildAgentCard(operations: readonly Operation[], info: { publicU
             mcp_endpoint: `${info.publicUrl}/mcp`,
           },
         },
+        ...(info.auditLogVerifierKey
+          ? [
+              {
+                uri: "https://hcs.invalid/a2a/extensions/audit-log/v1",
+                description:
+                  "The verifiable audit log: its C2SP verifier key, its latest signed checkpoint and each event's inclusion proof",
+                params: {
+                  verifier_key: info.auditLogVerifierKey,
+                  verifier_key_url: `${info.publicUrl}/.well-known/hcs-audit-log-key`,
+                  latest_checkpoint_url: `${info.publicUrl}/v1/a2a/audit/checkpoints/latest`,
+                  event_proof_url: `${info.publicUrl}/v1/a2a/audit/events/{id}/proof`,
+                },
+              },
+            ]
+          : []),
       ],
     },
     securitySchemes: {

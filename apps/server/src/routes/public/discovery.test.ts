@@ -54,6 +54,14 @@ describe("A2A agent card", () => {
     expect(pricing.rate_limits_per_minute).toEqual({ standard: 60, bulk: 600 });
   });
 
+  it("publishes the audit log's verifier key, the same the well-known URL serves", async () => {
+    const card = (await t.request("/.well-known/agent-card.json")).json;
+    const audit = card.capabilities.extensions.find((e: { uri: string }) => e.uri.endsWith("/audit-log/v1"));
+    const served = (await t.request("/.well-known/hcs-audit-log-key")).text.trim();
+    expect(audit.params.verifier_key).toBe(served);
+    expect(audit.params.event_proof_url).toBe(`${t.url}/v1/a2a/audit/events/{id}/proof`);
+  });
+
   it("is cacheable: Cache-Control and a strong ETag; 304 on If-None-Match", async () => {
     const res = await t.request("/.well-known/agent-card.json");
     expect(res.headers["cache-control"]).toBe("public, max-age=300");

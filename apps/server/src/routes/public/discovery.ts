@@ -39,7 +39,11 @@ export function agentCardDocument(deps: AppDeps, catalogue: () => Catalogue): Se
   let served = cards.get(deps);
   if (!served) {
     const body = JSON.stringify(
-      buildAgentCard(catalogue().operations, { publicUrl: deps.config.publicUrl, version: deps.version }),
+      buildAgentCard(catalogue().operations, {
+        publicUrl: deps.config.publicUrl,
+        version: deps.version,
+        auditLogVerifierKey: deps.auditLogKey?.verifierKey,
+      }),
       null,
       2,
     );
