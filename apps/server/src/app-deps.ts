@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { AnchoringStatusSource } from "./audit/anchor/anchor-status.js";
 import type { LogKey } from "./audit/log-key.js";
 import type { Config } from "./config.js";
 import type { Metrics } from "./http/metrics.js";
@@ -16,6 +17,8 @@ export interface AppDeps extends ServiceDeps {
   readonly version: string;
   /** The audit log's signing key (absent in processes that sign no checkpoints, such as the stdio MCP server). */
   readonly auditLogKey?: LogKey;
+  /** The state of checkpoint anchoring, for /readyz (absent: anchoring is not configured). */
+  readonly auditAnchoring?: AnchoringStatusSource;
   /** Tells this process's job worker that work is waiting (absent when the process runs no worker). */
   readonly wakeWorker?: () => void;
 }

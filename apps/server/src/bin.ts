@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+import { userInfo } from "node:os";
 import { SCORING_VERSION } from "@hcs/protocol";
 import { Command, CommanderError, Option } from "commander";
 import pino, { type Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
-import { type CliEnv, cliLogger, configFrom, withServices } from "./cli/context.js";
+import { type CliEnv, cliLogger, configFrom, operatorName, withServices } from "./cli/context.js";
 import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
@@ -25,6 +26,7 @@ const cli: CliEnv = {
   cwd: process.cwd(),
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  operator: operatorName(() => userInfo().username, process.env),
 };
 
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -75,7 +77,7 @@ program
   .action(async (o: { worker: boolean }) => {
     const config = configFrom(cli);
     const logger = cliLogger(config);
-    const server = await startServer(config, logger, { worker: o.worker });
+    const server = await startServer(config, logger, { worker: o.worker, operator: cli.operator });
     for (const line of startBanner(server, config)) toPerson(line);
     onSignals(logger, () => server.close());
   });

@@ -55,13 +55,24 @@ const EnvSchema = z.object({
   HCS_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
   HCS_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   HCS_CHECKPOINT_INTERVAL_S: z.coerce.number().int().min(1).max(86_400).default(86_400),
+  HCS_ANCHOR_RPC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an https:// URL (http:// only for a node on this machine)" })
+    .refine(isLocalOrHttps, "must be an https:// URL (http:// only for a node on this machine)")
+    .optional(),
+  HCS_ANCHOR_CHAIN_ID: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  HCS_ANCHOR_KEY_FILE: z.string().min(1).optional(),
+  HCS_ANCHOR_CONTRACT: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a contract address: 0x and 40 hex digits")
+    .optional(),
+  HCS_ANCHOR_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
 });
 
 /**
  * Variables whose values are secrets (or may embed one, as a database URL's password does): a configuration
  * error names them and says what is wrong, never what they hold.
  */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(["HCS_MASTER_KEY", "DATABASE_URL"]);
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(["HCS_MASTER_KEY", "DATABASE_URL", "HCS_ANCHOR_RPC_URL"]);
 
 export interface Config {
   readonly dataDir: string;
@@ -91,6 +102,24 @@ export interface Config {
   readonly dbTimeouts: PostgresTimeouts;
   /** How often the serving process signs a checkpoint of the audit log (when it grew). */
   readonly checkpointIntervalMs: number;
+  /** Where checkpoints are anchored (docs/audit.md#anchoring); null: not configured, checkpoints are not anchored. */
+  readonly anchor: AnchorConfig | null;
+}
+
+/** The EVM chain, contract and key that audit checkpoints are anchored with. */
+export interface AnchorConfig extends AnchorEndpoint {
+  /** The HcsAuditAnchor contract (as `hcs-server audit anchor-deploy` printed it). */
+  readonly contract: `0x${string}`;
+  /** How often the chain is polled for finality; failed rounds back off from it. */
+  readonly pollMs: number;
+}
+
+/** What sending to the chain needs: the node (its URL may embed a provider's API key: never logged), chain, key. */
+export interface AnchorEndpoint {
+  readonly rpcUrl: string;
+  readonly chainId: number;
+  /** File holding the operator's secp256k1 private key as hex (owner-only). */
+  readonly keyFile: string;
 }
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -162,7 +191,70 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     webhookRetryBaseMs: e.HCS_WEBHOOK_RETRY_BASE_MS,
     dbTimeouts: { connectMs: e.HCS_DB_CONNECT_TIMEOUT_MS, statementMs: e.HCS_DB_STATEMENT_TIMEOUT_MS },
     checkpointIntervalMs: e.HCS_CHECKPOINT_INTERVAL_S * 1000,
+    anchor: anchorConfigOf(e, cwd),
   };
+}
+
+const ANCHOR_VARIABLES = [
+  "HCS_ANCHOR_RPC_URL",
+  "HCS_ANCHOR_CHAIN_ID",
+  "HCS_ANCHOR_KEY_FILE",
+  "HCS_ANCHOR_CONTRACT",
+] as const;
+
+// A plain-http node elsewhere could be impersonated on the way and report a checkpoint finalized that is not.
+function isLocalOrHttps(url: string): boolean {
+  const u = new URL(url);
+  return u.protocol === "https:" || ["127.0.0.1", "[::1]", "localhost"].includes(u.hostname);
+}
+
+/** All four anchoring variables, or none: a partial set is a mistake worth stopping for, naming what is missing. */
+function anchorConfigOf(e: z.infer<typeof EnvSchema>, cwd: string): AnchorConfig | null {
+  const missing = ANCHOR_VARIABLES.filter((v) => e[v] === undefined);
+  if (missing.length === ANCHOR_VARIABLES.length) return null;
+  if (missing.length > 0)
+    throw new ConfigError(
+      missing[0]!,
+      `anchoring needs ${ANCHOR_VARIABLES.join(", ")} together; missing: ${missing.join(", ")}`,
+    );
+  return {
+    ...anchorEndpointOf(e, cwd)!,
+    contract: e.HCS_ANCHOR_CONTRACT as `0x${string}`,
+    pollMs: e.HCS_ANCHOR_POLL_MS,
+  };
+}
+
+const AnchorEndpointSchema = EnvSchema.pick({
+  HCS_ANCHOR_RPC_URL: true,
+  HCS_ANCHOR_CHAIN_ID: true,
+  HCS_ANCHOR_KEY_FILE: true,
+});
+
+function anchorEndpointOf(e: z.infer<typeof AnchorEndpointSchema>, cwd: string): AnchorEndpoint | null {
+  if (!e.HCS_ANCHOR_RPC_URL || e.HCS_ANCHOR_CHAIN_ID === undefined || !e.HCS_ANCHOR_KEY_FILE) return null;
+  return { rpcUrl: e.HCS_ANCHOR_RPC_URL, chainId: e.HCS_ANCHOR_CHAIN_ID, keyFile: resolve(cwd, e.HCS_ANCHOR_KEY_FILE) };
+}
+
+/**
+ * The node, chain and key alone, for deploying the anchor contract (before HCS_ANCHOR_CONTRACT can exist). Throws
+ * ConfigError naming the first variable that is missing or bad.
+ */
+export function loadAnchorEndpoint(env: Readonly<Record<string, string | undefined>>, cwd: string): AnchorEndpoint {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in AnchorEndpointSchema.shape && v !== undefined && v !== ""),
+  );
+  const parsed = AnchorEndpointSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    throw new ConfigError(variable, describeProblem(variable, issue.message, present[variable]));
+  }
+  const endpoint = anchorEndpointOf(parsed.data, cwd);
+  if (!endpoint) {
+    const missing = ANCHOR_VARIABLES.slice(0, 3).filter((v) => present[v] === undefined);
+    throw new ConfigError(missing[0]!, `deploying the anchor contract needs ${missing.join(", ")}`);
+  }
+  return endpoint;
 }
 
 /** What is wrong with a variable, quoting the value it had only when that value is not a secret. */
@@ -256,6 +348,33 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     default: "86400",
     meaning:
       "Seconds between signed checkpoints of the audit log (one a day by default; none while the log has not grown)",
+  },
+  {
+    name: "HCS_ANCHOR_RPC_URL",
+    default: "(unset: checkpoints not anchored)",
+    meaning:
+      "JSON-RPC URL of the EVM (layer-2) chain checkpoints are anchored on: https, or http to this machine; never echoed",
+  },
+  {
+    name: "HCS_ANCHOR_CHAIN_ID",
+    default: "(unset)",
+    meaning: "That chain's id; nothing is sent to a node serving another",
+  },
+  {
+    name: "HCS_ANCHOR_KEY_FILE",
+    default: "(unset)",
+    meaning: "Owner-only file with the operator's secp256k1 private key (hex) that sends anchors and owns the contract",
+  },
+  {
+    name: "HCS_ANCHOR_CONTRACT",
+    default: "(unset)",
+    meaning:
+      "Address of the anchor contract (`hcs-server audit anchor-deploy`); the four HCS_ANCHOR_ variables go together",
+  },
+  {
+    name: "HCS_ANCHOR_POLL_MS",
+    default: "15000",
+    meaning: "How often anchoring checks the chain for finality; failed rounds back off from it (capped at 15 min)",
   },
 ];
 

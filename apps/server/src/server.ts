@@ -10,6 +10,7 @@ import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
+import { createAuditAnchoring } from "./audit/anchor/anchor-loop.js";
 import { auditLogOrigin, signCheckpoint } from "./audit/checkpoint-schedule.js";
 import { loadLogKey } from "./audit/log-key.js";
 import { AuditSequencerLoop } from "./audit/sequencer.js";
@@ -44,6 +45,8 @@ export interface StartOptions {
   /** Run a job worker in this process (the default for `hcs-server serve`). */
   readonly worker?: boolean;
   readonly now?: () => Date;
+  /** The OS user starting the server: the bootstrap account and key are audited as this operator's. */
+  readonly operator?: string;
 }
 
 function listen(server: HttpServer | HttpsServer, port: number, host: string): Promise<number> {
@@ -120,6 +123,10 @@ export async function startServer(config: Config, logger: Logger, options: Start
   const startedAt = performance.now();
   const metrics = createMetrics();
   registerStoreGauges(metrics, () => store.poolStats());
+  // Checkpoints are anchored on an EVM chain only when configured (HCS_ANCHOR_*); the log works the same without.
+  const anchoring = config.anchor
+    ? createAuditAnchoring(config.anchor, { store, logger, now, registry: metrics.registry })
+    : null;
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const deps: AppDeps = {
     store,
@@ -133,8 +140,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
     version: SERVER_VERSION,
     auditLogKey: loadLogKey(config.dataDir, auditLogOrigin(publicUrl)),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
+    ...(anchoring ? { auditAnchoring: anchoring } : {}),
   };
-  const bootstrap = await bootstrapOperatorAccount(deps);
+  const bootstrap = await bootstrapOperatorAccount(deps, options.operator ?? null);
   const regraded = await regradeAfterScoringChange(deps);
   if (regraded > 0)
     logger.info({ practices: regraded, scoring_version: SCORING_VERSION }, "regraded after a scoring change");
@@ -151,8 +159,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
   // The audit log's sequencer (one at a time across processes: others skip while one holds the log).
   const sequencer = new AuditSequencerLoop(store, logger);
   sequencer.start();
+  anchoring?.start();
   const checkpoints = setInterval(() => {
-    void signCheckpoint(deps, sequencer);
+    void signCheckpoint(deps, sequencer).then(() => anchoring?.wake());
   }, config.checkpointIntervalMs);
   checkpoints.unref();
 
@@ -174,6 +183,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       clearInterval(checkpoints);
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       // What the last requests appended is sequenced before the store closes.
+      await anchoring?.stop();
       await sequencer.stop();
       await sequencer.tick();
       await store.close();

@@ -4,6 +4,7 @@ import { ErrorCodeSchema } from "./errors.js";
 import { FindingSchema } from "./finding.js";
 import { GradeRecordSchema } from "./grade-record.js";
 import { HipaaControlIdSchema } from "./hipaa/controls.js";
+import { AuditProofBundleSchema } from "./merkle/audit-proof.js";
 import { NpiSchema } from "./npi.js";
 
 /*
@@ -148,6 +149,50 @@ export const ComplianceStateSchema = z
   })
   .meta({ id: "ComplianceState", description: "The 13 requirements: met, partial, not met or unknown, with evidence" });
 export type ComplianceState = z.infer<typeof ComplianceStateSchema>;
+
+/** A record behind a piece of evidence (a scanner upload, an external scan) with the audit event that logged it. */
+export const EvidenceRecordSchema = z.object({
+  kind: z.enum(["scanner_upload", "external_scan"]),
+  /** `scan:<scan id>` or `job:<job id>`. */
+  ref: z.string(),
+  /** The scanner host or the domain it examined. */
+  subject: z.string(),
+  assessed_at: z.iso.datetime(),
+  audit: z.object({
+    /**
+     * `proved`: the event and its inclusion proof to a signed checkpoint; `pending`: logged, not yet covered by a
+     * checkpoint; `not_logged`: made before such events were logged (external scans completed before this release).
+     */
+    state: z.enum(["proved", "pending", "not_logged"]),
+    event_id: z.int().positive().nullable(),
+    proof: AuditProofBundleSchema.nullable(),
+  }),
+});
+export type EvidenceRecord = z.infer<typeof EvidenceRecordSchema>;
+
+export const EvidenceQuerySchema = z.strictObject({
+  npi: NpiSchema,
+  /** One requirement (1–13); all when absent. */
+  requirement: z.coerce.number().int().min(1).max(13).optional(),
+  /** Only records assessed at or after this time. */
+  since: z.iso.datetime().optional(),
+});
+
+export const EvidenceReportSchema = z
+  .object({
+    npi: NpiSchema,
+    as_of: z.iso.datetime(),
+    requirements: z.array(
+      RequirementStatusSchema.extend({
+        evidence: z.array(RequirementEvidenceSchema.extend({ records: z.array(EvidenceRecordSchema) })),
+      }),
+    ),
+  })
+  .meta({
+    id: "EvidenceReport",
+    description: "Evidence per requirement: the scans behind it, each with its audit event and inclusion proof",
+  });
+export type EvidenceReport = z.infer<typeof EvidenceReportSchema>;
 
 /** A stored assessment (a grade computed after a scan or an upload), as `asm_<n>`. */
 export const AssessmentIdSchema = z.string().regex(/^asm_[1-9][0-9]{0,15}$/, "an assessment id such as asm_42");

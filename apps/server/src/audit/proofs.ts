@@ -6,10 +6,13 @@ import {
   inclusionProof,
   toHex,
 } from "@hcs/protocol";
+import type { Selectable } from "kysely";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { auditRecordOf } from "../services/audit.js";
+import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { findAnchor } from "./anchor/anchor-records.js";
 import { readLeafHashes } from "./leaves.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
 
@@ -24,8 +27,19 @@ interface CheckpointRow {
 }
 
 /** Where a checkpoint is anchored, or null (anchoring not configured, or not reached this checkpoint yet). */
-export async function anchorView(_store: Store, _size: number): Promise<AuditAnchorView | null> {
-  return null;
+export async function anchorView(store: Store, size: number): Promise<AuditAnchorView | null> {
+  const a = await findAnchor(store, size);
+  return a
+    ? {
+        state: a.state,
+        chain_id: a.chainId,
+        contract: a.contract,
+        day: a.day,
+        tx_hash: a.txHash,
+        block_number: a.blockNumber,
+        block_hash: a.blockHash,
+      }
+    : null;
 }
 
 async function viewOf(store: Store, row: CheckpointRow): Promise<AuditCheckpointView> {
@@ -101,13 +115,54 @@ export async function auditProofFor(deps: ProofDeps, eventId: number, accountId:
     });
   const view = await viewOf(deps.store, checkpoint);
   const leaves = await readLeafHashes(deps.store.db, view.size);
+  return bundleOf(event, index, view, leaves, verifierKey);
+}
+
+type StoredEvent = Selectable<AuditEventsTable>;
+
+function bundleOf(
+  event: StoredEvent,
+  index: number,
+  view: AuditCheckpointView,
+  leaves: readonly Uint8Array[],
+  verifierKey: string,
+): AuditProofBundle {
   return {
     format: AUDIT_PROOF_FORMAT,
-    event: { id: eventId, record: { ...auditRecordOf(event, event.salt) } },
+    event: { id: Number(event.id), record: { ...auditRecordOf(event, event.salt) } },
     leaf_index: index,
     leaf_hash: event.leaf_hash,
     inclusion_proof: inclusionProof(NATIVE_RFC9162, leaves, index, view.size).map(toHex),
     checkpoint: view,
     verifier_key: verifierKey,
   };
+}
+
+/**
+ * Proof bundles of several events at once (hipaa.evidence): each to the checkpoint {@link checkpointCovering}
+ * picks, from one read of the leaves. An event no checkpoint covers yet maps to null. The caller has checked the
+ * events are the caller's to see.
+ */
+export async function auditProofsFor(
+  deps: ProofDeps,
+  events: readonly StoredEvent[],
+): Promise<Map<number, AuditProofBundle | null>> {
+  const out = new Map<number, AuditProofBundle | null>();
+  if (events.length === 0) return out;
+  const verifierKey = verifierKeyOf(deps);
+  const chosen = new Map<number, AuditCheckpointView | null>();
+  const views = new Map<number, AuditCheckpointView>();
+  for (const e of events) {
+    const index = e.leaf_index === null ? null : Number(e.leaf_index);
+    const row = index === null ? null : await checkpointCovering(deps.store, index);
+    if (row && !views.has(Number(row.size))) views.set(Number(row.size), await viewOf(deps.store, row));
+    chosen.set(Number(e.id), row ? views.get(Number(row.size))! : null);
+  }
+  const largest = Math.max(0, ...[...views.keys()]);
+  const leaves = await readLeafHashes(deps.store.db, largest);
+  for (const e of events) {
+    const view = chosen.get(Number(e.id));
+    out.set(Number(e.id), view ? bundleOf(e, Number(e.leaf_index), view, leaves, verifierKey) : null);
+  }
+  return out;
 }

@@ -76,6 +76,18 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     },
   },
   {
+    name: "an event after the split point altered",
+    kind: "altered",
+    index: 36,
+    tamper: (s) => sql`update audit_events set code = 'forbidden' where leaf_index = 36`.execute(s.db).then(() => {}),
+  },
+  {
+    name: "the first event after the split point deleted",
+    kind: "missing",
+    index: 32,
+    tamper: (s) => sql`delete from audit_events where leaf_index = 32`.execute(s.db).then(() => {}),
+  },
+  {
     name: "the log truncated",
     kind: "missing",
     index: 33,
@@ -143,14 +155,25 @@ forEachEngine((engine, open) => {
       expect(v).toMatchObject({ ok: true, leaves: 45, checkpoints: 2, unsequenced: 2, firstProblem: null });
     });
 
-    for (const t of TAMPERS) {
-      it(`fails and names index ${t.index} when ${t.name}`, async () => {
+    // In one range, and (on SQLite) in two at once — leaves 0–31 in a worker thread, 32–44 here — so that every
+    // kind of tampering is also caught where the two ranges' trees are combined.
+    const modes = engine === "sqlite" ? ([1, 2] as const) : ([1] as const);
+    for (const threads of modes) {
+      it(`passes an untouched log in ${threads} range(s)`, async () => {
         const store = await fresh();
-        await t.tamper(store);
-        const v = await verifyAuditLog(store, verifier, nodeEd25519Verify);
-        expect(v.ok).toBe(false);
-        expect(v.firstProblem, JSON.stringify(v.problems)).toMatchObject({ kind: t.kind, index: t.index });
+        const v = await verifyAuditLog(store, verifier, nodeEd25519Verify, { threads, parallelFrom: 0 });
+        expect(v).toMatchObject({ ok: true, leaves: 45, rangesInWorkers: threads - 1 });
       });
+      for (const t of TAMPERS) {
+        it(`fails and names index ${t.index} when ${t.name} (${threads} range(s))`, async () => {
+          const store = await fresh();
+          await t.tamper(store);
+          const v = await verifyAuditLog(store, verifier, nodeEd25519Verify, { threads, parallelFrom: 0 });
+          expect(v.ok).toBe(false);
+          expect(v.firstProblem, JSON.stringify(v.problems)).toMatchObject({ kind: t.kind, index: t.index });
+          expect(v.rangesInWorkers).toBe(threads - 1);
+        });
+      }
     }
   });
 });

@@ -1,16 +1,23 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import {
   type Ed25519Verify,
   equalBytes,
+  type FrontierState,
   fromHex,
   MerkleFrontier,
   type NoteVerifierKey,
   openNote,
   parseCheckpoint,
+  splitPoint,
   verifyConsistency,
 } from "@hcs/protocol";
-import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import type { Store } from "../store/store.js";
+import { readLogPage } from "./log-pages.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
+import { type JournalRun, type RangeResult, type RangeTask, verifyRange } from "./verify-range.js";
 
 /** What is wrong, at the first place it shows. */
 export type AuditLogProblemKind =
@@ -39,6 +46,8 @@ export interface AuditLogVerdict {
   /** Leaves checked (recomputed and added to the tree). */
   readonly leaves: number;
   readonly checkpoints: number;
+  /** Ranges of the log that were verified in worker threads (see VerifyOptions.threads). */
+  readonly rangesInWorkers: number;
   /** Events not yet given a leaf index (they join the log at the next sequencer run; nothing to check yet). */
   readonly unsequenced: number;
   /** The first problem by index (null when none), and how many were found in all. */
@@ -46,12 +55,16 @@ export interface AuditLogVerdict {
   readonly problems: readonly AuditLogProblem[];
 }
 
-const PAGE = 5000;
+/** Below this many leaves a log is verified in one range (a worker thread costs more than it saves). */
+const PARALLEL_MIN = 65_536;
 
-interface JournalRun {
-  readonly firstIndex: number;
-  readonly firstId: number;
-  readonly lastId: number;
+export interface VerifyOptions {
+  /** Told how many leaves are checked, of how many, as pages are read. */
+  readonly onProgress?: (leaves: number, of: number) => void;
+  /** 1: everything in this thread; 2 (default): a large log on the embedded store in two ranges at once. */
+  readonly threads?: 1 | 2;
+  /** Logs at least this large are verified in two ranges (default 65,536; tests lower it). */
+  readonly parallelFrom?: number;
 }
 
 /**
@@ -65,7 +78,7 @@ export async function verifyAuditLog(
   store: Store,
   key: NoteVerifierKey,
   verify: Ed25519Verify,
-  onProgress?: (leaves: number, of: number) => void,
+  options: VerifyOptions = {},
 ): Promise<AuditLogVerdict> {
   const problems: AuditLogProblem[] = [];
   const problem = (kind: AuditLogProblemKind, index: number, message: string) =>
@@ -123,75 +136,124 @@ export async function verifyAuditLog(
     ).n,
   );
 
-  // Leaves, in index order, in pages.
+  // Leaves, in index order: on the embedded store, a large log in two ranges at once — the left perfect subtree
+  // (RFC 9162's split point) in a worker thread, the rest here — whose frontiers combine into the whole tree's.
   const expectedSize = Math.max(recordedSize, signed.at(-1)?.size ?? 0);
-  const frontier = new MerkleFrontier(NATIVE_RFC9162);
-  let next = 0;
-  let run = 0;
-  let nextCheckpoint = 0;
-  let broken = false;
-  for (;;) {
-    const page = await db
-      .selectFrom("audit_events")
-      .selectAll()
-      .where("leaf_index", ">=", next)
-      .orderBy("leaf_index")
-      .limit(PAGE)
-      .execute();
-    if (page.length === 0) break;
-    for (const event of page) {
-      const index = Number(event.leaf_index);
-      if (!broken && index !== next) {
-        problem("missing", next, `no event holds leaf index ${next} (the next one holds ${index}): deleted`);
-        broken = true;
-      }
-      // The journal says which event id the sequencer gave this index.
-      while (run < journal.length - 1 && journal[run + 1]!.firstIndex <= index) run++;
-      const j = journal[run];
-      const expectedId = j && index >= j.firstIndex ? j.firstId + (index - j.firstIndex) : null;
-      if (!broken && (expectedId === null || expectedId > j!.lastId || expectedId !== Number(event.id))) {
-        problem("moved", index, `leaf ${index} holds event ${event.id}; the sequencer put event ${expectedId} there`);
-        broken = true;
-      }
-      const leaf = auditLeafHash(auditRecordOf(event, event.salt));
-      if (!broken && leaf !== event.leaf_hash) {
-        problem(
-          "altered",
-          index,
-          `event ${event.id} at leaf ${index} was altered: its record no longer hashes to its leaf`,
-        );
-        broken = true;
-      }
-      frontier.append(Buffer.from(leaf, "hex"));
-      next = index + 1;
-      while (nextCheckpoint < signed.length && signed[nextCheckpoint]!.size <= frontier.size) {
-        const cp = signed[nextCheckpoint++]!;
-        if (cp.size === frontier.size && !equalBytes(frontier.root(), cp.root) && !broken) {
-          const from = signed[nextCheckpoint - 2]?.size ?? 0;
-          problem(
-            "checkpoint_head",
-            from,
-            `the first ${cp.size} leaves do not have the head checkpoint ${cp.size} signed: a change among leaves ${from}–${cp.size - 1}`,
-          );
-          broken = true;
-        }
-      }
+  const sizes = signed.map((c) => c.size);
+  const readHere = (from: number, limit: number) => readLogPage(store, from, limit);
+  const parallel =
+    (options.threads ?? 2) > 1 &&
+    store.file !== undefined &&
+    expectedSize >= (options.parallelFrom ?? PARALLEL_MIN) &&
+    expectedSize > 1;
+  const split = parallel ? splitPoint(expectedSize) : 0;
+  const done = [0, 0];
+  const report = (part: number, end: number) => {
+    done[part] = end - (part === 0 ? 0 : split);
+    options.onProgress?.(done[0]! + done[1]!, expectedSize);
+  };
+  const tasks: RangeTask[] = parallel
+    ? [
+        { from: 0, to: split, journal, sizes: sizes.filter((x) => x <= split) },
+        { from: split, to: null, journal, sizes: sizes.filter((x) => x > split) },
+      ]
+    : [{ from: 0, to: null, journal, sizes }];
+  let inWorkers = 0;
+  const results = await Promise.all(
+    tasks.map((task, part) =>
+      parallel && part === 0
+        ? verifyRangeInWorker(store.file!, task, (end) => report(part, end)).then(
+            (r) => {
+              inWorkers++;
+              return r;
+            },
+            // A worker that cannot start (an unusual runtime): the range is verified here instead.
+            () => verifyRange(readHere, task, (end) => report(part, end)),
+          )
+        : verifyRange(readHere, task, (end) => report(part, end)),
+    ),
+  );
+
+  // The first leaf problem; a range that stopped short of its end without one is missing its next index.
+  const left = results[0]!;
+  const leafProblem =
+    [
+      left.problem ??
+        (parallel && left.end < split
+          ? { kind: "missing" as const, index: left.end, message: `no event holds leaf index ${left.end}: deleted` }
+          : null),
+      results[1]?.problem ?? null,
+    ].find((p) => p !== null) ?? null;
+  if (leafProblem) problem(leafProblem.kind, leafProblem.index, leafProblem.message);
+  const leaves = parallel && left.end === split ? results[1]!.end : left.end;
+
+  // Each signed head against the tree of that many leaves, up to the first leaf problem.
+  const stateAt = (size: number): FrontierState | null => {
+    if (!parallel || size <= split) return left.states.find((x) => x.size === size)?.state ?? null;
+    const right = results[1]!.states.find((x) => x.size === size)?.state;
+    if (!right || left.final.size !== split) return null;
+    return { size, peaks: [...left.final.peaks, ...right.peaks] };
+  };
+  for (const [i, cp] of signed.entries()) {
+    if (leafProblem && cp.size > leafProblem.index) break;
+    const state = stateAt(cp.size);
+    if (!state) break;
+    if (!equalBytes(MerkleFrontier.restore(NATIVE_RFC9162, state).root(), cp.root)) {
+      const from = signed[i - 1]?.size ?? 0;
+      problem(
+        "checkpoint_head",
+        from,
+        `the first ${cp.size} leaves do not have the head checkpoint ${cp.size} signed: a change among leaves ${from}–${cp.size - 1}`,
+      );
+      break;
     }
-    onProgress?.(frontier.size, expectedSize);
   }
-  if (frontier.size < expectedSize && !broken)
+  if (!leafProblem && leaves < expectedSize)
     problem(
       "missing",
-      frontier.size,
-      `the log ends at ${frontier.size} leaves; ${expectedSize} were ${recordedSize === expectedSize ? "recorded" : "signed"}: truncated`,
+      leaves,
+      `the log ends at ${leaves} leaves; ${expectedSize} were ${recordedSize === expectedSize ? "recorded" : "signed"}: truncated`,
     );
   problems.sort((a, b) => a.index - b.index);
   return {
     ok: problems.length === 0,
-    leaves: frontier.size,
+    leaves,
     checkpoints: signed.length,
     unsequenced,
+    rangesInWorkers: inWorkers,
     firstProblem: problems[0] ?? null,
     problems,
   };
+}
+
+/**
+ * Runs one range in a worker thread over its own read-only connection to `file`. From the TypeScript sources (tests,
+ * tsx) the worker loads its .ts entry through tsx; from the build, the compiled .js.
+ */
+function verifyRangeInWorker(file: string, task: RangeTask, onProgress: (end: number) => void): Promise<RangeResult> {
+  const workerData = { file, task };
+  const worker = import.meta.url.endsWith(".ts")
+    ? new Worker(throughTsx(new URL("./verify-worker.ts", import.meta.url).href), { eval: true, workerData })
+    : new Worker(new URL("./verify-worker.js", import.meta.url), { workerData });
+  return new Promise((resolve, reject) => {
+    let result: RangeResult | null = null;
+    worker.on("message", (m: { progress?: number; result?: RangeResult }) => {
+      if (m.result) result = m.result;
+      else if (m.progress !== undefined) onProgress(m.progress);
+    });
+    worker.on("error", reject);
+    worker.on("exit", (code) =>
+      result ? resolve(result) : reject(new Error(`the verifier's worker thread exited (${code}) without a result`)),
+    );
+  });
+}
+
+/**
+ * A worker bootstrap that loads a TypeScript entry: registers tsx's loader in the worker thread first (a loader of
+ * the parent, or `--import` in execArgv, does not reach workers under every runner), then imports the entry.
+ */
+function throughTsx(entry: string): string {
+  const tsxDir = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+  const api = pathToFileURL(join(tsxDir, "dist/esm/api/index.mjs")).href;
+  return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
 }

@@ -1,9 +1,10 @@
 import { type Plan, PlanSchema, type Tier, TierSchema } from "@hcs/protocol";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createAccount, getAccount, listAccounts, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
-import { issueApiKey, listApiKeys, revokeApiKey } from "../services/api-keys.js";
-import { addPractice, listPractices } from "../services/practices.js";
-import { type CliEnv, printResult, withServices } from "./context.js";
+import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../services/api-keys.js";
+import { onAccount, onKeyOf } from "../services/operator-audit.js";
+import { addPractice, listPractices, type PracticeView } from "../services/practices.js";
+import { auditedAs, type CliEnv, printResult, withServices } from "./context.js";
 
 function nonNegativeInt(value: string): number {
   if (!/^[0-9]{1,10}$/.test(value)) throw new InvalidArgumentError("must be a whole number of credits (0 or more)");
@@ -16,7 +17,10 @@ function positiveDays(value: string): number {
   return Number(value);
 }
 
-/** `accounts`, `keys` and `practices`: the operator's administration commands. */
+/**
+ * `accounts`, `keys` and `practices`: the operator's administration commands. Each one that changes something (or
+ * shows a secret) writes its audit event in the transaction of its change (docs/audit.md).
+ */
 export function registerAdminCommands(program: Command, cli: CliEnv): void {
   const json = () => Boolean(program.opts().json);
 
@@ -39,7 +43,11 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     )
     .action(async (o: { name: string; plan: Plan; tier: Tier; credits: number; email?: string }) => {
       const { account, webhookSecret } = await withServices(cli, (deps) =>
-        createAccount(deps, { name: o.name, plan: o.plan, tier: o.tier, credits: o.credits, email: o.email ?? null }),
+        createAccount(
+          deps,
+          { name: o.name, plan: o.plan, tier: o.tier, credits: o.credits, email: o.email ?? null },
+          auditedAs(cli, deps, "operator.accounts.create", onAccount),
+        ),
       );
       printResult(cli, json(), { ...account, webhook_secret: webhookSecret });
       if (!json())
@@ -70,8 +78,11 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     .description("Show the account's webhook signing secret, or replace it with --rotate")
     .option("--rotate", "generate a new secret (the old one stops working at once)")
     .action(async (id: string, o: { rotate?: boolean }) => {
+      // Showing the secret is audited like rotating it: either reveals a secret.
       const secret = await withServices(cli, (deps) =>
-        o.rotate ? rotateWebhookSecret(deps, id) : webhookSecretOf(deps, id),
+        o.rotate
+          ? rotateWebhookSecret(deps, id, auditedAs(cli, deps, "operator.accounts.webhook-secret.rotate", onAccount))
+          : webhookSecretOf(deps, id, auditedAs(cli, deps, "operator.accounts.webhook-secret.show", onAccount)),
       );
       printResult(cli, json(), { account_id: id, webhook_secret: secret, rotated: Boolean(o.rotate) });
     });
@@ -89,11 +100,15 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     )
     .action(async (o: { account: string; label: string; expiresInDays?: number }) => {
       const key = await withServices(cli, (deps) =>
-        issueApiKey(deps, {
-          accountId: o.account,
-          label: o.label,
-          expiresAt: o.expiresInDays ? new Date(Date.now() + o.expiresInDays * 86_400_000) : null,
-        }),
+        issueApiKey(
+          deps,
+          {
+            accountId: o.account,
+            label: o.label,
+            expiresAt: o.expiresInDays ? new Date(Date.now() + o.expiresInDays * 86_400_000) : null,
+          },
+          auditedAs(cli, deps, "operator.keys.create", onKeyOf(o.account)),
+        ),
       );
       printResult(cli, json(), { key_id: key.keyId, api_key: key.apiKey, created_at: key.createdAt });
       if (!json())
@@ -105,7 +120,13 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
       "Revoke a key (takes effect on the next request) and the deploy tokens it created; scanners keep working",
     )
     .action(async (keyId: string) => {
-      const r = await withServices(cli, (deps) => revokeApiKey(deps, keyId));
+      const r = await withServices(cli, (deps) =>
+        revokeApiKey(
+          deps,
+          keyId,
+          auditedAs(cli, deps, "operator.keys.revoke", (k: KeyRevocation) => onKeyOf(k.accountId)(k.keyId)),
+        ),
+      );
       printResult(cli, json(), {
         key_id: r.keyId,
         revoked_at: r.revokedAt,
@@ -136,7 +157,14 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     )
     .action(async (o: { npi: string; name: string; domain: string; website?: string; account: string }) => {
       const p = await withServices(cli, (deps) =>
-        addPractice(deps, { npi: o.npi, name: o.name, domain: o.domain, website: o.website, accountId: o.account }),
+        addPractice(
+          deps,
+          { npi: o.npi, name: o.name, domain: o.domain, website: o.website, accountId: o.account },
+          auditedAs(cli, deps, "operator.practices.add", (added: PracticeView) => ({
+            accountId: added.account_id,
+            resource: `practice:${added.npi}`,
+          })),
+        ),
       );
       printResult(cli, json(), p as unknown as Record<string, unknown>);
     });

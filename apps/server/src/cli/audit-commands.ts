@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type NoteVerifierKey, parseVerifierKey, verifyAuditProof } from "@hcs/protocol";
+import { type AuditProofBundle, type NoteVerifierKey, parseVerifierKey, verifyAuditProof } from "@hcs/protocol";
 import type { Command } from "commander";
+import { verifyAnchors, verifyBundleAnchor } from "../audit/anchor-verify.js";
 import { auditLogOrigin } from "../audit/checkpoint-schedule.js";
 import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "../audit/log-key.js";
 import { verifyAuditLog } from "../audit/verify-log.js";
 import { openMigratedStore } from "../server.js";
+import { registerAnchorCommands } from "./anchor-commands.js";
 import { type CliEnv, configFrom, printResult } from "./context.js";
 
 /**
@@ -54,14 +56,15 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
       "Recompute every leaf and the tree from the store, check every checkpoint's signature and consistency, and name the first altered, missing or moved event",
     )
     .option("--verifier-key <key>", VERIFIER_KEY_HELP)
+    .option("--rpc-url <url>", "also check every finalized anchor on this chain's node (any node of the chain will do)")
     .addHelpText(
       "after",
-      "\nExamples:\n  hcs-server audit verify\n  hcs-server audit verify --verifier-key @hcs-audit-log-key.txt --json\n",
+      "\nExamples:\n  hcs-server audit verify\n  hcs-server audit verify --verifier-key @hcs-audit-log-key.txt --json\n  hcs-server audit verify --rpc-url https://l2-node.example\n",
     )
-    .action(async (o: { verifierKey?: string }) => {
+    .action(async (o: { verifierKey?: string; rpcUrl?: string }) => {
       const store = await openMigratedStore(configFrom(cli));
       const progress = process.stderr.isTTY
-        ? (done: number, of: number) => process.stderr.write(`\rchecked ${done} of ${of} leaves`)
+        ? (done: number, of: number) => void process.stderr.write(`\rchecked ${done} of ${of} leaves`)
         : undefined;
       try {
         const first = await store.db
@@ -71,10 +74,12 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
           .limit(1)
           .executeTakeFirst();
         const key = trustedKey(cli, o.verifierKey, first?.note.split("\n")[0]);
-        const v = await verifyAuditLog(store, key, nodeEd25519Verify, progress);
+        const v = await verifyAuditLog(store, key, nodeEd25519Verify, { onProgress: progress });
         if (progress) process.stderr.write("\n");
+        const anchors = o.rpcUrl ? await verifyAnchors(store, o.rpcUrl) : null;
+        const ok = v.ok && !anchors?.firstMismatch;
         printResult(cli, json(), {
-          verified: v.ok,
+          verified: ok,
           leaves: v.leaves,
           checkpoints: v.checkpoints,
           unsequenced: v.unsequenced,
@@ -82,8 +87,13 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
           problem: v.firstProblem?.kind ?? null,
           detail: v.firstProblem?.message ?? null,
           problems: v.problems.length,
+          anchors_checked: anchors?.checked ?? null,
+          anchors_not_final: anchors?.notFinal ?? null,
+          anchor_mismatch: anchors?.firstMismatch
+            ? `checkpoint ${anchors.firstMismatch.size}: ${anchors.firstMismatch.reason} (${anchors.firstMismatch.message})`
+            : null,
         });
-        if (!v.ok) process.exitCode = VERIFY_EXIT.notVerified;
+        if (!ok) process.exitCode = VERIFY_EXIT.notVerified;
       } finally {
         await store.close();
       }
@@ -98,11 +108,12 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
       "--verifier-key <key>",
       "the log's verifier key, or @file holding it (default: the bundle's own, with a warning)",
     )
+    .option("--rpc-url <url>", "also check the checkpoint's anchor on this chain's node")
     .addHelpText(
       "after",
       '\nExample:\n  curl -s -H "X-API-Key: $KEY" https://hcs.example/v1/a2a/audit/events/42/proof > proof.json\n  hcs-server audit verify-proof proof.json --verifier-key @hcs-audit-log-key.txt\n',
     )
-    .action((file: string, o: { verifierKey?: string }) => {
+    .action(async (file: string, o: { verifierKey?: string; rpcUrl?: string }) => {
       let text: string;
       try {
         text = readFileSync(file === "-" ? 0 : file, "utf8");
@@ -125,14 +136,33 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
         cli.err(
           "warning: checked against the bundle's own verifier key; compare it with the one the log publishes (--verifier-key)",
         );
-      printResult(
-        cli,
-        json(),
-        v.ok
-          ? { verified: true, leaf_index: v.leafIndex, tree_size: v.treeSize, log: v.origin, key_trusted: v.keyTrusted }
-          : { verified: false, failed_check: v.failure, detail: v.message },
-      );
-      if (!v.ok) process.exitCode = VERIFY_EXIT.notVerified;
+      if (!v.ok) {
+        printResult(cli, json(), { verified: false, failed_check: v.failure, detail: v.message });
+        process.exitCode = VERIFY_EXIT.notVerified;
+        return;
+      }
+      const { checkpoint } = bundle as AuditProofBundle;
+      const onChain = o.rpcUrl ? await verifyBundleAnchor(checkpoint.anchor, checkpoint, o.rpcUrl) : null;
+      const anchored =
+        checkpoint.anchor?.state !== "finalized"
+          ? "not anchored (yet)"
+          : !o.rpcUrl
+            ? "finalized (not checked: give --rpc-url)"
+            : onChain?.ok
+              ? `on chain ${checkpoint.anchor.chain_id}, block ${onChain.blockNumber}`
+              : `NOT borne out by the chain: ${onChain?.ok === false ? onChain.message : "?"}`;
+      const ok = onChain === null || onChain.ok;
+      printResult(cli, json(), {
+        verified: ok,
+        leaf_index: v.leafIndex,
+        tree_size: v.treeSize,
+        log: v.origin,
+        key_trusted: v.keyTrusted,
+        anchor: anchored,
+        ...(onChain && !onChain.ok ? { failed_check: "anchor", detail: onChain.reason } : {}),
+      });
+      if (!ok) process.exitCode = VERIFY_EXIT.notVerified;
     });
+  registerAnchorCommands(audit, cli);
   return audit;
 }

@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { type Config, loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { createSecretBox, loadMasterKey } from "../secrets/master-key.js";
 import { openMigratedStore } from "../server.js";
+import type { AuditInTransaction } from "../services/audit.js";
 import type { ServiceDeps } from "../services/deps.js";
+import { type OperatorOperation, type OperatorTarget, operatorAudit } from "../services/operator-audit.js";
 
 /** What a CLI command needs: the validated config, and a way to run with services over the migrated store. */
 export interface CliEnv {
@@ -11,6 +14,35 @@ export interface CliEnv {
   readonly cwd: string;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** The OS user running the command: operator commands' audit events name them. */
+  readonly operator: string;
+}
+
+/**
+ * The OS user's name for audit events: the account of the process's uid, else $USER or $LOGNAME (a uid with no
+ * passwd entry, as in some containers), else "unknown".
+ */
+export function operatorName(username: () => string, env: CliEnv["env"]): string {
+  try {
+    const name = username();
+    if (name) return name;
+  } catch {
+    // No passwd entry for this uid: fall back to the environment.
+  }
+  return env.USER || env.LOGNAME || "unknown";
+}
+
+/**
+ * The audit hook of one operator command's change (see services/operator-audit.ts): its operation, what it touched,
+ * the OS user, and a fresh request id.
+ */
+export function auditedAs<R>(
+  cli: CliEnv,
+  deps: ServiceDeps,
+  operation: OperatorOperation,
+  target: (done: R) => OperatorTarget,
+): AuditInTransaction<R> {
+  return operatorAudit({ operator: cli.operator, requestId: randomUUID(), now: deps.now }, operation, target);
 }
 
 export function configFrom(cli: CliEnv): Config {

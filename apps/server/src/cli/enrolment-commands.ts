@@ -2,11 +2,12 @@ import type { Command } from "commander";
 import { listDeployTokens, revokeDeployToken } from "../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../services/enrolled-agents.js";
 import { OPERATOR } from "../services/enrolment-scope.js";
-import { type CliEnv, printResult, withServices } from "./context.js";
+import type { AgentsTable, DeployTokensTable } from "../store/schema.js";
+import { auditedAs, type CliEnv, printResult, withServices } from "./context.js";
 
 type Rows = Record<string, unknown>[];
 
-/** `agents` and `deploy-tokens`: the operator's view of scanner enrolment, and revocation. */
+/** `agents` and `deploy-tokens`: the operator's view of scanner enrolment, and revocation (audited). */
 export function registerEnrolmentCommands(program: Command, cli: CliEnv): void {
   const json = () => Boolean(program.opts().json);
   const filterOf = (o: { account?: string; npi?: string }) => ({
@@ -37,7 +38,17 @@ export function registerEnrolmentCommands(program: Command, cli: CliEnv): void {
     )
     .addHelpText("after", "\nExample:\n  hcs-server agents revoke agt_XXXXXXXXXXXXXXXX\n")
     .action(async (agentId: string) => {
-      const agent = await withServices(cli, (deps) => revokeAgent(deps, OPERATOR, agentId));
+      const agent = await withServices(cli, (deps) =>
+        revokeAgent(
+          deps,
+          OPERATOR,
+          agentId,
+          auditedAs(cli, deps, "operator.agents.revoke", (a: AgentsTable) => ({
+            accountId: a.account_id,
+            resource: `agent:${a.id}`,
+          })),
+        ),
+      );
       printResult(cli, json(), agent as unknown as Rows[number]);
     });
 
@@ -64,7 +75,17 @@ export function registerEnrolmentCommands(program: Command, cli: CliEnv): void {
     )
     .addHelpText("after", "\nExample:\n  hcs-server deploy-tokens revoke dpt_XXXXXXXXXXXXXXXX\n")
     .action(async (tokenId: string) => {
-      const token = await withServices(cli, (deps) => revokeDeployToken(deps, OPERATOR, tokenId));
+      const token = await withServices(cli, (deps) =>
+        revokeDeployToken(
+          deps,
+          OPERATOR,
+          tokenId,
+          auditedAs(cli, deps, "operator.deploy-tokens.revoke", (t: DeployTokensTable) => ({
+            accountId: t.account_id,
+            resource: `deploy_token:${t.id}`,
+          })),
+        ),
+      );
       printResult(cli, json(), token as unknown as Rows[number]);
     });
 }

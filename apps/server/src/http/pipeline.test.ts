@@ -178,7 +178,11 @@ describe("request pipeline", () => {
   });
 
   it("exposes health, readiness and Prometheus metrics", async () => {
-    expect((await t.request("/readyz")).json).toEqual({ status: "ready", store: "sqlite" });
+    expect((await t.request("/readyz")).json).toEqual({
+      status: "ready",
+      store: "sqlite",
+      details: { anchoring: { status: "not_configured", message: expect.stringContaining("not anchored") } },
+    });
     const metrics = await t.request("/metrics");
     expect(metrics.status).toBe(200);
     expect(metrics.text).toContain("hcs_http_requests_total");

@@ -1,6 +1,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../secrets/master-key.js";
+import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { dispatchScan, estimateDurationMs, jobForAccount } from "../services/jobs.js";
 import { addPractice } from "../services/practices.js";
@@ -9,7 +10,7 @@ import type { Store } from "../store/store.js";
 import { accountWithKey } from "../test-support/fixtures.js";
 import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
 import { JobError, type JobExecutor } from "./executors.js";
-import { claimJobs, heartbeat, jobRetryDelayMs, markAttemptFailed } from "./queue.js";
+import { claimJobs, failExhaustedJobs, heartbeat, jobRetryDelayMs, markAttemptFailed } from "./queue.js";
 import { Worker } from "./worker.js";
 
 const silent = pino({ level: "silent" });
@@ -62,6 +63,8 @@ function queueSuite(engine: Engine, open: OpenTestStore) {
           webhooks: { allowPrivateTargets: true, extraCaPem: [], retryBaseMs: 100 },
         },
       );
+    const refundEvents = (jobId: string) =>
+      store.db.selectFrom("audit_trail").selectAll().where("resource", "=", `job:${jobId}`).execute();
     const balance = async () =>
       (await store.db.selectFrom("accounts").select("credits").where("id", "=", accountId).executeTakeFirstOrThrow())
         .credits;
@@ -149,6 +152,32 @@ function queueSuite(engine: Engine, open: OpenTestStore) {
         ["full_scan", -150],
         ["refund", 150],
       ]);
+      // The refund is audited once (the retries refunded nothing), by the worker, for the account refunded.
+      const events = await refundEvents(a.job_id);
+      expect(events).toEqual([
+        expect.objectContaining({
+          action: "refundScan",
+          transport: "worker",
+          actor_account_id: accountId,
+          actor_key_id: null,
+          actor_operator: null,
+          resource: `job:${a.job_id}`,
+          outcome: "success",
+          status: 200,
+          code: null,
+          // A worker event has no client address or duration: no context row.
+          client_ip: null,
+          duration_ms: null,
+        }),
+      ]);
+      const e = events[0]!;
+      expect(e.at).toBe(job.completed_at);
+      expect(e.request_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(e.leaf_hash).toBe(auditLeafHash(auditRecordOf({ ...e, status: Number(e.status) }, e.salt)));
+      expect(auditRecordOf({ ...e, status: Number(e.status) }, e.salt).actor).toEqual({
+        account_id: accountId,
+        key_id: null,
+      });
     });
 
     it("a permanent error fails at once", async () => {
@@ -163,6 +192,23 @@ function queueSuite(engine: Engine, open: OpenTestStore) {
         attempts: 1,
         error: { code: "invalid_target" },
       });
+      expect((await refundEvents(a.job_id)).map((e) => [e.action, e.transport])).toEqual([["refundScan", "worker"]]);
+    });
+
+    it("a job whose worker died on its last attempt is failed and refunded, and the refund audited", async () => {
+      const before = await balance();
+      const a = await dispatch();
+      await store.db
+        .updateTable("jobs")
+        .set({ status: "running", attempts: 3, lease_owner: "wrk_gone", lease_expires_at: "2000-01-01T00:00:00.000Z" })
+        .where("id", "=", a.job_id)
+        .execute();
+      expect(await failExhaustedJobs(store.db, Date.now())).toBe(1);
+      expect(await jobForAccount(deps, a.job_id, accountId)).toMatchObject({ error: { code: "worker_lost" } });
+      expect(await balance()).toBe(before);
+      expect((await refundEvents(a.job_id)).map((e) => [e.action, e.transport, e.actor_account_id])).toEqual([
+        ["refundScan", "worker", accountId],
+      ]);
     });
 
     it("a job whose worker died is taken over after its lease expires and completes once", async () => {

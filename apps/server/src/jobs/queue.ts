@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JobErrorCode, JobStatus } from "@hcs/protocol";
 import { type Kysely, sql, type Transaction } from "kysely";
+import type { AuditInTransaction } from "../services/audit.js";
 import { grantCredits } from "../services/credits.js";
 import { iso } from "../services/deps.js";
 import { jobView } from "../services/jobs.js";
@@ -8,6 +9,7 @@ import type { Engine } from "../store/migrations/engine.js";
 import type { Database, JobsTable } from "../store/schema.js";
 import { exponentialBackoffMs } from "../util/backoff.js";
 import { enqueueWebhook } from "../webhooks/outbox.js";
+import { auditWorkerRefund } from "./worker-audit.js";
 
 /**
  * Claims up to `limit` jobs for `workerId`: jobs accepted and due, and running jobs whose lease expired (their
@@ -140,23 +142,34 @@ export async function markAttemptFailed(
         .execute();
       return "retrying";
     }
-    await failJob(trx, job.id, o.code, o.message, o.nowMs);
+    await failJob(trx, job.id, { code: o.code, message: o.message, nowMs: o.nowMs, audit: auditWorkerRefund });
     return "failed";
   });
 }
 
+/** Why and how a job fails for good. */
+export interface JobFailure {
+  readonly code: JobErrorCode;
+  readonly message: string;
+  readonly nowMs: number;
+  /** Fail it only from these states (default: not ended yet). */
+  readonly from?: readonly JobStatus[];
+  /**
+   * Writes the failure's audit event in its transaction, so the refund is audited exactly when it happens: the
+   * worker's refund event ({@link auditWorkerRefund}), or the event of the call that cancelled the job.
+   */
+  readonly audit: AuditInTransaction<JobsTable>;
+}
+
 /**
- * Fails a job for good — status, refund, webhook — if it is still in one of `from` (by default: not ended yet).
- * One conditional update, so a worker claiming the job and a client cancelling it cannot both win. Returns the
- * failed row, or undefined when the job was in no such state.
+ * Fails a job for good — status, refund, webhook, audit event — if it is still in one of `from`. One conditional
+ * update, so a worker claiming the job and a client cancelling it cannot both win. Returns the failed row, or
+ * undefined when the job was in no such state (then nothing is written).
  */
 export async function failJob(
   trx: Transaction<Database>,
   jobId: string,
-  code: JobErrorCode,
-  message: string,
-  nowMs: number,
-  from: readonly JobStatus[] = ["accepted", "running"],
+  { code, message, nowMs, from = ["accepted", "running"], audit }: JobFailure,
 ): Promise<JobsTable | undefined> {
   const row = await trx
     .updateTable("jobs")
@@ -183,6 +196,7 @@ export async function failJob(
     });
   }
   if (row.callback_url) await enqueueWebhook(trx, row, "job.failed", jobView(row), nowMs);
+  await audit(trx, row);
   return row;
 }
 
@@ -198,9 +212,14 @@ export async function failExhaustedJobs(db: Kysely<Database>, nowMs: number): Pr
     .limit(100)
     .execute();
   for (const r of rows) {
-    await db
-      .transaction()
-      .execute((trx) => failJob(trx, r.id, "worker_lost", "the worker running the last attempt stopped", nowMs));
+    await db.transaction().execute((trx) =>
+      failJob(trx, r.id, {
+        code: "worker_lost",
+        message: "the worker running the last attempt stopped",
+        nowMs,
+        audit: auditWorkerRefund,
+      }),
+    );
   }
   return rows.length;
 }

@@ -16,6 +16,7 @@ import {
   newWorkerId,
   stillHolds,
 } from "./queue.js";
+import { auditJobCompletion } from "./worker-audit.js";
 
 export interface WorkerOptions {
   readonly concurrency: number;
@@ -140,6 +141,7 @@ export class Worker {
           nowMs: completedAt.getTime(),
           durationMs: performance.now() - started,
         });
+        await auditJobCompletion(trx, job, completedAt.toISOString());
         return "completed" as const;
       });
       logger.info({ job_id: job.id, outcome, ms: Math.round(performance.now() - started) }, "job finished");

@@ -1,6 +1,6 @@
 import type { Operation } from "../operations/operation.js";
 import { practiceOperation } from "./group-a/practice.js";
-import { auditProofOperation, latestCheckpointOperation } from "./group-b/audit.js";
+import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { batchOperation } from "./group-b/batch.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
 import { controlsOperation } from "./group-b/controls.js";
@@ -15,7 +15,7 @@ import { freeKeyOperation } from "./group-b/free-keys.js";
 import { gradeOperation } from "./group-b/grade.js";
 import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
-import { plannedOperations } from "./group-b/planned.js";
+import { PLANNED } from "./group-b/planned.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
@@ -38,7 +38,14 @@ export const OPERATIONS: readonly Operation[] = [
   gradeOperation,
   scanOperation,
   findingsOperation,
-  ...plannedOperations,
+  PLANNED.breach,
+  PLANNED.sra,
+  PLANNED.policies,
+  PLANNED.baa,
+  evidenceOperation,
+  PLANNED.validateWorkflow,
+  PLANNED.breachProbability,
+  PLANNED.vendorRisk,
   batchOperation,
   reputationOperation,
   controlsOperation,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Plan, Tier } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import { newId } from "../util/ids.js";
+import type { AuditInTransaction } from "./audit.js";
 import { grantCredits } from "./credits.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
@@ -20,10 +21,14 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 
-/** Creates a billing account with its opening credits (a ledger row) and webhook secret. */
+/**
+ * Creates a billing account with its opening credits (a ledger row) and webhook secret; `auditIn` (an operator
+ * command's event) is written in the same transaction, given the new account's id.
+ */
 export async function createAccount(
   deps: ServiceDeps,
   input: { name: string; plan: Plan; tier: Tier; credits: number; email?: string | null },
+  auditIn?: AuditInTransaction<string>,
 ): Promise<{ account: AccountView; webhookSecret: string }> {
   if (!Number.isInteger(input.credits) || input.credits < 0) {
     throw new ServiceError("invalid_body", "credits must be a non-negative integer");
@@ -53,6 +58,7 @@ export async function createAccount(
         reference: null,
         at,
       });
+    await auditIn?.(trx, id);
   });
   const account = await getAccount(deps, id);
   return { account, webhookSecret };
@@ -78,25 +84,43 @@ export async function listAccounts(deps: ServiceDeps): Promise<AccountView[]> {
   return rows.map((r) => ({ ...r, plan: r.plan as Plan, tier: r.tier as Tier }));
 }
 
-/** The account's webhook secret in clear (for signing and for the operator CLI). */
-export async function webhookSecretOf(deps: ServiceDeps, accountId: string): Promise<string> {
-  const row = await deps.store.db
-    .selectFrom("accounts")
-    .select("webhook_secret_enc")
-    .where("id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) throw new ServiceError("not_found", `no account ${accountId}`);
-  return deps.secrets.open(row.webhook_secret_enc);
+/**
+ * The account's webhook secret in clear (for the operator CLI). Showing a secret is audited: `auditIn` is written
+ * in the transaction that reads it, so the secret is never returned unless its showing was recorded.
+ */
+export async function webhookSecretOf(
+  deps: ServiceDeps,
+  accountId: string,
+  auditIn?: AuditInTransaction<string>,
+): Promise<string> {
+  const sealed = await deps.store.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("accounts")
+      .select("webhook_secret_enc")
+      .where("id", "=", accountId)
+      .executeTakeFirst();
+    if (!row) throw new ServiceError("not_found", `no account ${accountId}`);
+    await auditIn?.(trx, accountId);
+    return row.webhook_secret_enc;
+  });
+  return deps.secrets.open(sealed);
 }
 
-/** Replaces the account's webhook secret and returns the new one. */
-export async function rotateWebhookSecret(deps: ServiceDeps, accountId: string): Promise<string> {
+/** Replaces the account's webhook secret and returns the new one; `auditIn` is written in the same transaction. */
+export async function rotateWebhookSecret(
+  deps: ServiceDeps,
+  accountId: string,
+  auditIn?: AuditInTransaction<string>,
+): Promise<string> {
   const secret = newWebhookSecret();
-  const r = await deps.store.db
-    .updateTable("accounts")
-    .set({ webhook_secret_enc: deps.secrets.seal(secret) })
-    .where("id", "=", accountId)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 0) throw new ServiceError("not_found", `no account ${accountId}`);
+  await deps.store.db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable("accounts")
+      .set({ webhook_secret_enc: deps.secrets.seal(secret) })
+      .where("id", "=", accountId)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) throw new ServiceError("not_found", `no account ${accountId}`);
+    await auditIn?.(trx, accountId);
+  });
   return secret;
 }

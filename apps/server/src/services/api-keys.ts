@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Plan, Tier } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import { randomBase62 } from "../util/ids.js";
+import type { AuditInTransaction } from "./audit.js";
 import { revokeDeployTokensOfKeyIn } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
@@ -20,10 +21,14 @@ const sha256 = (s: string): Buffer => createHash("sha256").update(s).digest();
 // Compared against when the key id is unknown, so a miss costs the same as a hit.
 const DUMMY_HASH = sha256("hcs-dummy-secret");
 
-/** Issues a new API key for an account; the key is returned once and only its hash is stored. */
+/**
+ * Issues a new API key for an account; the key is returned once and only its hash is stored. `auditIn` is written
+ * in the key's transaction, given its id.
+ */
 export async function issueApiKey(
   deps: ServiceDeps,
   input: { accountId: string; label?: string; expiresAt?: Date | null },
+  auditIn?: AuditInTransaction<string>,
 ): Promise<{ apiKey: string; keyId: string; createdAt: string }> {
   const account = await deps.store.db
     .selectFrom("accounts")
@@ -35,18 +40,21 @@ export async function issueApiKey(
   const secret = randomBase62(32);
   const keyId = `key_${idPart}`;
   const createdAt = iso(deps.now());
-  await deps.store.db
-    .insertInto("api_keys")
-    .values({
-      id: keyId,
-      account_id: input.accountId,
-      secret_hash: sha256(secret).toString("hex"),
-      label: input.label ?? "",
-      created_at: createdAt,
-      expires_at: input.expiresAt ? iso(input.expiresAt) : null,
-      revoked_at: null,
-    })
-    .execute();
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("api_keys")
+      .values({
+        id: keyId,
+        account_id: input.accountId,
+        secret_hash: sha256(secret).toString("hex"),
+        label: input.label ?? "",
+        created_at: createdAt,
+        expires_at: input.expiresAt ? iso(input.expiresAt) : null,
+        revoked_at: null,
+      })
+      .execute();
+    await auditIn?.(trx, keyId);
+  });
   return { apiKey: `${API_KEY_PREFIX}${idPart}_${secret}`, keyId, createdAt };
 }
 
@@ -78,15 +86,26 @@ export async function authenticateApiKey(deps: ServiceDeps, presented: string): 
   return { keyId, accountId: row.account_id, plan: row.plan as Plan, tier: row.tier as Tier };
 }
 
+/** What revoking a key did. */
+export interface KeyRevocation {
+  readonly keyId: string;
+  /** The account the key billed to. */
+  readonly accountId: string;
+  readonly revokedAt: string;
+  readonly deployTokensRevoked: number;
+}
+
 /**
  * Revokes a key by id (idempotent) and, in the same transaction, the still-usable deploy tokens it created. Scanner
  * agents enrolled with those tokens are separate identities and keep working; revoke them one by one. Running it
- * again on a revoked key keeps the first revocation time and revokes any token still left usable.
+ * again on a revoked key keeps the first revocation time and revokes any token still left usable. `auditIn` is
+ * written in the same transaction.
  */
 export async function revokeApiKey(
   deps: ServiceDeps,
   keyId: string,
-): Promise<{ keyId: string; revokedAt: string; deployTokensRevoked: number }> {
+  auditIn?: AuditInTransaction<KeyRevocation>,
+): Promise<KeyRevocation> {
   const now = iso(deps.now());
   return deps.store.db.transaction().execute(async (trx) => {
     // One statement, so two revocations racing agree on the first one's time.
@@ -94,11 +113,13 @@ export async function revokeApiKey(
       .updateTable("api_keys")
       .set((eb) => ({ revoked_at: eb.fn.coalesce("revoked_at", eb.val(now)) }))
       .where("id", "=", keyId)
-      .returning("revoked_at")
+      .returning(["revoked_at", "account_id"])
       .executeTakeFirst();
     if (!row?.revoked_at) throw new ServiceError("not_found", `no API key ${keyId}`);
     const deployTokensRevoked = await revokeDeployTokensOfKeyIn(trx, keyId, row.revoked_at);
-    return { keyId, revokedAt: row.revoked_at, deployTokensRevoked };
+    const revocation = { keyId, accountId: row.account_id, revokedAt: row.revoked_at, deployTokensRevoked };
+    await auditIn?.(trx, revocation);
+    return revocation;
   });
 }
 

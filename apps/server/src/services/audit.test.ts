@@ -66,6 +66,26 @@ describe("audit record v1 hashing", () => {
     );
   });
 
+  it("names an operator command's OS user in the actor only when set: records without one hash as before", () => {
+    const salt = "0".repeat(32);
+    // The v1 text of a record without an operator, written out: what every event before operator commands hashed.
+    expect(auditRecordJson(auditRecordOf({ ...sample, actor_operator: null }, salt))).toBe(
+      '{"actor":{"account_id":"acc_1","key_id":"key_7f3a"},"code":null,"operation":"hipaa.grade",' +
+        '"outcome":"success","request_id":"0b5f3c1e-6a7d-4a8e-9c2b-1f0e5d4c3b2a:17","resource":"practice:1234567893",' +
+        `"salt":"${salt}","status":200,"time":"2026-11-23T10:00:00.000Z","transport":"jsonrpc","v":1}`,
+    );
+    expect(auditRecordOf(sample, salt)).toEqual(auditRecordOf({ ...sample, actor_operator: null }, salt));
+    const cli = { ...sample, transport: "cli", actor_key_id: null, action: "operator.keys.revoke" };
+    for (const operator of ["alice", ...awkward.filter((a) => a !== "")]) {
+      const r = auditRecordOf({ ...cli, actor_operator: operator }, salt);
+      expect(r.actor).toEqual({ account_id: "acc_1", key_id: null, operator });
+      expect(auditRecordJson(r)).toBe(canonicalJson(r));
+    }
+    const named = auditRecordOf({ ...cli, actor_operator: "alice" }, salt);
+    expect(auditLeafHash(named)).not.toBe(auditLeafHash(auditRecordOf({ ...cli, actor_operator: "bob" }, salt)));
+    expect(auditLeafHash(named)).not.toBe(auditLeafHash(auditRecordOf(cli, salt)));
+  });
+
   it("salts every record afresh: equal events hash differently", () => {
     const salts = new Set(Array.from({ length: 1000 }, () => newAuditSalt()));
     expect(salts.size).toBe(1000);

@@ -5,6 +5,12 @@ import type { Database } from "../store/schema.js";
 
 export type AuditOutcome = "success" | "denied" | "failure";
 
+/**
+ * How an audited write came: over HTTP by one of the four protocols, from an operator command (`cli`), or from the
+ * job worker (`worker`).
+ */
+export type AuditTransport = "rest" | "jsonrpc" | "mcp" | "a2a" | "cli" | "worker";
+
 /** One audited call. Never holds a secret or a body: keys appear only by id. */
 export interface AuditEvent {
   readonly at: string;
@@ -13,7 +19,7 @@ export interface AuditEvent {
   readonly actor_account_id: string | null;
   /** The operation (`hipaa.grade`, `createDeployToken`), or `METHOD /route` for a request no operation served. */
   readonly action: string;
-  /** The protocol the call came by: rest, jsonrpc, mcp or a2a. */
+  /** The protocol the call came by: rest, jsonrpc, mcp or a2a (cli and worker: {@link LocalAuditEvent}). */
   readonly transport: string;
   /** What was acted on, e.g. `practice:1234567893`. */
   readonly resource: string | null;
@@ -27,6 +33,17 @@ export interface AuditEvent {
 }
 
 /**
+ * An audited write that did not come over HTTP: an operator command (`cli`) or the job worker (`worker`). It has no
+ * client address or duration, so no context row (and the reputation's average response time stays one of HTTP
+ * calls); the OS user who ran an operator command is part of the record.
+ */
+export interface LocalAuditEvent extends Omit<AuditEvent, "transport" | "client_ip" | "duration_ms"> {
+  readonly transport: Extract<AuditTransport, "cli" | "worker">;
+  /** The OS user who ran the operator command; null for the worker. */
+  readonly actor_operator: string | null;
+}
+
+/**
  * Audit record v1: what the log hashes and can never change once checkpointed — the operation, how it came, who
  * called, on what, the outcome and code, when, the request id, and a random salt (so that a record's hash reveals
  * nothing to someone guessing its fields). The client address and the duration stay out (they live in
@@ -36,8 +53,10 @@ export interface AuditRecordV1 {
   readonly v: 1;
   readonly time: string;
   readonly request_id: string;
-  readonly actor: { readonly account_id: string | null; readonly key_id: string | null };
+  /** `operator` (the OS user who ran an operator command) is there only when set: older records hash unchanged. */
+  readonly actor: { readonly account_id: string | null; readonly key_id: string | null; readonly operator?: string };
   readonly operation: string;
+  /** One of {@link AuditTransport}. */
   readonly transport: string;
   readonly resource: string | null;
   readonly outcome: AuditOutcome;
@@ -49,14 +68,22 @@ export interface AuditRecordV1 {
 
 /** The v1 record of an event, from its fields as stored (the columns of audit_events) and its salt. */
 export function auditRecordOf(
-  e: Omit<AuditEvent, "client_ip" | "duration_ms" | "outcome"> & { readonly outcome: string },
+  e: Omit<AuditEvent, "client_ip" | "duration_ms" | "outcome"> & {
+    readonly outcome: string;
+    readonly actor_operator?: string | null;
+  },
   salt: string,
 ): AuditRecordV1 {
+  const operator = e.actor_operator ?? null;
   return {
     v: 1,
     time: e.at,
     request_id: e.request_id,
-    actor: { account_id: e.actor_account_id, key_id: e.actor_key_id },
+    actor: {
+      account_id: e.actor_account_id,
+      key_id: e.actor_key_id,
+      ...(operator !== null ? { operator } : {}),
+    },
     operation: e.action,
     transport: e.transport,
     resource: e.resource,
@@ -71,11 +98,11 @@ export function auditRecordOf(
  * The record's canonical JSON (RFC 8785 for these values: keys sorted, no whitespace; strings and integers only).
  * Every call is hashed, so this is the fixed-shape form: object literals with their keys already in sorted order,
  * given to JSON.stringify, yield the canonical text at a third of the generic serializer's cost (a test holds the
- * two equal).
+ * two equal). An absent `actor.operator` is undefined here, which JSON.stringify leaves out.
  */
 export function auditRecordJson(r: AuditRecordV1): string {
   return JSON.stringify({
-    actor: { account_id: r.actor.account_id, key_id: r.actor.key_id },
+    actor: { account_id: r.actor.account_id, key_id: r.actor.key_id, operator: r.actor.operator },
     code: r.code,
     operation: r.operation,
     outcome: r.outcome,
@@ -181,4 +208,35 @@ export async function appendAuditEvents(
     CONTEXT_COLUMNS,
     events.map((e, i) => [idOf.get(salts[i]!)!, e.at, e.client_ip, Math.round(e.duration_ms * 1000) / 1000]),
   );
+}
+
+/** Writes a change's audit event inside the change's own transaction, given what the change made or found. */
+export type AuditInTransaction<R> = (trx: Transaction<Database>, done: R) => Promise<void>;
+
+/**
+ * Appends the audit event of a write that did not come over HTTP (an operator command, a worker refund) inside the
+ * write's transaction, so the event is durable exactly when the write is. Not a hot path: the query builder, and no
+ * context row (see {@link LocalAuditEvent}).
+ */
+export async function recordAuditEvent(trx: Transaction<Database>, event: LocalAuditEvent): Promise<void> {
+  const salt = newAuditSalt();
+  await trx
+    .insertInto("audit_events")
+    .values({
+      at: event.at,
+      request_id: event.request_id,
+      actor_key_id: event.actor_key_id,
+      actor_account_id: event.actor_account_id,
+      actor_operator: event.actor_operator,
+      action: event.action,
+      transport: event.transport,
+      resource: event.resource,
+      outcome: event.outcome,
+      status: event.status,
+      code: event.code,
+      salt,
+      leaf_hash: auditLeafHash(auditRecordOf(event, salt)),
+      leaf_index: null,
+    })
+    .execute();
 }

@@ -16,6 +16,8 @@ type State = "met" | "partial" | "not_met" | "unknown";
 export interface PracticeEvidence {
   /** Latest assessment of each subject: the external surface (domain) and each scanner host. */
   readonly assessments: readonly {
+    /** What the assessment came from: `scan:<id>` (a scanner upload) or `job:<id>` (an external scan); null if unknown. */
+    readonly reference: string | null;
     readonly source: string;
     readonly subject: string;
     readonly categories: readonly string[];
@@ -65,6 +67,9 @@ function combine(states: readonly State[]): State {
   return "met";
 }
 
+const referencesOf = (assessments: PracticeEvidence["assessments"]) =>
+  assessments.flatMap((a) => (a.reference ? [a.reference] : []));
+
 /**
  * The 13 requirements of the spec, each with its state, the evidence behind it and when it was last verified — a
  * pure reading of what the scans recorded (see docs/api.md, "Compliance state", for the rules). Administrative
@@ -72,6 +77,12 @@ function combine(states: readonly State[]): State {
  * practice-management operations record it.
  */
 export function evaluateComplianceState(npi: string, asOf: string, evidence: PracticeEvidence): ComplianceState {
+  // The schema keeps what the API answers: each item's `sources` stay inside (hipaa.evidence reads them).
+  return ComplianceStateSchema.parse(assessRequirements(npi, asOf, evidence));
+}
+
+/** The evaluation with, on each evidence item, the references of the assessments it read (`sources`). */
+export function assessRequirements(npi: string, asOf: string, evidence: PracticeEvidence) {
   const external = evidence.assessments.filter((a) => a.source === "external");
   const internal = evidence.assessments.filter((a) => a.source === "internal");
   const requirements = COMPLIANCE_REQUIREMENTS.map((r, i) => {
@@ -86,6 +97,7 @@ export function evaluateComplianceState(npi: string, asOf: string, evidence: Pra
         return {
           kind: e.kind,
           ref: e.phase,
+          sources: referencesOf(ran),
           ...judge(
             ran.map((a) => a.assessed_at),
             findings,
@@ -105,6 +117,7 @@ export function evaluateComplianceState(npi: string, asOf: string, evidence: Pra
         return {
           kind: e.kind,
           ref: e.category,
+          sources: referencesOf(ran),
           ...judge(
             ran.map((a) => a.assessed_at),
             findings,
@@ -118,6 +131,7 @@ export function evaluateComplianceState(npi: string, asOf: string, evidence: Pra
       return {
         kind: e.kind,
         ref: e.record,
+        sources: [] as string[],
         state: "unknown" as State,
         detail: `no ${e.record.replace(/_/g, " ")} records are kept by this release yet`,
         findings: [],
@@ -136,17 +150,22 @@ export function evaluateComplianceState(npi: string, asOf: string, evidence: Pra
     };
   });
   const count = (s: State) => requirements.filter((r) => r.state === s).length;
-  return ComplianceStateSchema.parse({
+  return {
     npi,
     as_of: asOf,
     summary: { met: count("met"), partial: count("partial"), not_met: count("not_met"), unknown: count("unknown") },
     requirements,
-  });
+  };
 }
 
 /** Reads a practice's evidence (its owner only) and evaluates the 13 requirements. */
 export async function complianceStateFor(deps: ServiceDeps, npi: string, accountId: string): Promise<ComplianceState> {
   await getOwnedPractice(deps, npi, accountId);
+  return evaluateComplianceState(npi, deps.now().toISOString(), await readPracticeEvidence(deps, npi));
+}
+
+/** What the store holds about a practice: its latest assessments (with phase outcomes) and open findings. */
+export async function readPracticeEvidence(deps: ServiceDeps, npi: string): Promise<PracticeEvidence> {
   const db = deps.store.db;
   const [assessments, findings] = await Promise.all([
     db
@@ -168,8 +187,9 @@ export async function complianceStateFor(deps: ServiceDeps, npi: string, account
       ? []
       : await db.selectFrom("scan_uploads").select(["scan_id", "summary"]).where("scan_id", "in", scanIds).execute();
   const summaries = new Map(uploads.map((u) => [u.scan_id, JSON.parse(u.summary) as ScanUploadSummary]));
-  return evaluateComplianceState(npi, deps.now().toISOString(), {
+  return {
     assessments: assessments.map((a) => ({
+      reference: a.reference,
       source: a.source,
       subject: a.subject,
       categories: JSON.parse(a.categories) as string[],
@@ -177,5 +197,5 @@ export async function complianceStateFor(deps: ServiceDeps, npi: string, account
       phases: a.reference?.startsWith("scan:") ? (summaries.get(a.reference.slice(5))?.phases ?? null) : null,
     })),
     openFindings: findings.map((f) => ({ ...f, id: f.finding_id, severity: f.severity as Severity })),
-  });
+  };
 }

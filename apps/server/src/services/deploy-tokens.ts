@@ -12,6 +12,7 @@ import { ServiceError } from "../errors.js";
 import type { Executor } from "../store/hot-sql.js";
 import type { Database, DeployTokensTable } from "../store/schema.js";
 import { newId } from "../util/ids.js";
+import type { AuditInTransaction } from "./audit.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { assertManages, checkedFilter, type EnrolmentActor, type EnrolmentFilter } from "./enrolment-scope.js";
 import { getOwnedPractice } from "./practices.js";
@@ -183,24 +184,33 @@ export async function listDeployTokens(
   return (await q.execute()).map((row) => tokenView(row, now));
 }
 
-/** Revokes one deploy token by id (idempotent: a revoked token keeps its first revocation time). */
+/**
+ * Revokes one deploy token by id (idempotent: a revoked token keeps its first revocation time). `auditIn` (an
+ * operator command's event) is written in the same transaction, also when the token was revoked already.
+ */
 export async function revokeDeployToken(
   deps: ServiceDeps,
   actor: EnrolmentActor,
   tokenId: string,
+  auditIn?: AuditInTransaction<DeployTokensTable>,
 ): Promise<DeployTokenView> {
   const find = async () => (await tokenRows(deps.store.db).where("t.id", "=", tokenId).execute())[0];
   const row = await find();
   if (!row) throw new ServiceError("not_found", `no deploy token ${tokenId}`);
   await assertManages(deps, actor, row.npi);
   const now = iso(deps.now());
-  if (stateOf(row, now) === "revoked") return tokenView(row, now);
-  await deps.store.db
-    .updateTable("deploy_tokens")
-    .set({ revoked_at: now })
-    .where("id", "=", tokenId)
-    .where("revoked_at", "is", null)
-    .execute();
+  const revoked = stateOf(row, now) === "revoked";
+  if (revoked && !auditIn) return tokenView(row, now);
+  await deps.store.db.transaction().execute(async (trx) => {
+    if (!revoked)
+      await trx
+        .updateTable("deploy_tokens")
+        .set({ revoked_at: now })
+        .where("id", "=", tokenId)
+        .where("revoked_at", "is", null)
+        .execute();
+    await auditIn?.(trx, row);
+  });
   return tokenView((await find())!, now);
 }
 

@@ -1,6 +1,7 @@
 import { type AgentView, AgentViewSchema } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import type { AgentsTable } from "../store/schema.js";
+import type { AuditInTransaction } from "./audit.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { assertManages, checkedFilter, type EnrolmentActor, type EnrolmentFilter } from "./enrolment-scope.js";
 
@@ -39,19 +40,28 @@ export async function listAgents(
 
 /**
  * Revokes a scanner agent (idempotent: it keeps its first revocation time). Its uploads are refused from then on
- * with 403 agent_revoked; the host needs a new deploy token to enrol again.
+ * with 403 agent_revoked; the host needs a new deploy token to enrol again. `auditIn` (an operator command's event)
+ * is written in the same transaction, also when the agent was revoked already.
  */
-export async function revokeAgent(deps: ServiceDeps, actor: EnrolmentActor, agentId: string): Promise<AgentView> {
+export async function revokeAgent(
+  deps: ServiceDeps,
+  actor: EnrolmentActor,
+  agentId: string,
+  auditIn?: AuditInTransaction<AgentsTable>,
+): Promise<AgentView> {
   const find = () => deps.store.db.selectFrom("agents").selectAll().where("id", "=", agentId).executeTakeFirst();
   const row = await find();
   if (!row) throw new ServiceError("not_found", `no scanner agent ${agentId}`);
   await assertManages(deps, actor, row.npi);
-  if (row.revoked_at !== null) return agentView(row);
-  await deps.store.db
-    .updateTable("agents")
-    .set({ revoked_at: iso(deps.now()) })
-    .where("id", "=", agentId)
-    .where("revoked_at", "is", null)
-    .execute();
+  if (row.revoked_at !== null && !auditIn) return agentView(row);
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("agents")
+      .set({ revoked_at: iso(deps.now()) })
+      .where("id", "=", agentId)
+      .where("revoked_at", "is", null)
+      .execute();
+    await auditIn?.(trx, row);
+  });
   return agentView((await find())!);
 }

@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimJobs } from "../jobs/queue.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import type { Engine } from "../store/migrations/engine.js";
+import type { JobsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { auditEvent } from "../test-support/audit-events.js";
 import { accountWithKey } from "../test-support/fixtures.js";
 import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
+import { type AuditInTransaction, appendAuditEvent } from "./audit.js";
 import type { ServiceDeps } from "./deps.js";
 import { cancelJob } from "./job-cancel.js";
 import { dispatchScan } from "./jobs.js";
@@ -35,6 +38,10 @@ function cancelSuite(engine: Engine, open: OpenTestStore) {
       await cleanup();
     });
 
+    // What the cancelling call's auditIn does: its event, in the transaction that cancels and refunds.
+    const auditCancel: AuditInTransaction<JobsTable> = (trx, job) =>
+      appendAuditEvent(store.hot, trx, { ...auditEvent(0), action: "cancelJob", resource: `job:${job.id}` });
+
     const balance = async () =>
       (await store.db.selectFrom("accounts").select("credits").where("id", "=", accountId).executeTakeFirstOrThrow())
         .credits;
@@ -60,7 +67,7 @@ function cancelSuite(engine: Engine, open: OpenTestStore) {
       })();
       const cancelling = Promise.all(
         ids.map((id) =>
-          cancelJob(deps, id, accountId).then(
+          cancelJob(deps, id, accountId, auditCancel).then(
             (job) => job.error?.code ?? "?",
             (err: { code?: string }) => err.code ?? "?",
           ),
@@ -98,13 +105,25 @@ function cancelSuite(engine: Engine, open: OpenTestStore) {
         )
         .execute();
       expect(refunds).toHaveLength(cancelled);
+      // Each refund committed with the cancelling call's event, and no conflict left one.
+      const events = await store.db
+        .selectFrom("audit_events")
+        .select("resource")
+        .where("action", "=", "cancelJob")
+        .where(
+          "resource",
+          "in",
+          ids.map((id) => `job:${id}`),
+        )
+        .execute();
+      expect(events.map((e) => e.resource).sort()).toEqual(refunds.map((r) => r.reference).sort());
     });
 
     it("cancelling a cancelled job changes nothing; a running one is a conflict that leaves it running", async () => {
       const { job_id } = await dispatchScan(deps, { accountId, npi: NPI, scanType: "full", callbackUrl: null });
-      await cancelJob(deps, job_id, accountId);
+      await cancelJob(deps, job_id, accountId, auditCancel);
       const before = await balance();
-      expect(await cancelJob(deps, job_id, accountId)).toMatchObject({
+      expect(await cancelJob(deps, job_id, accountId, auditCancel)).toMatchObject({
         status: "failed",
         error: { code: "cancelled" },
       });
@@ -118,11 +137,13 @@ function cancelSuite(engine: Engine, open: OpenTestStore) {
         nowMs: Date.now(),
       });
       expect(claimed.map((j) => j.id)).toContain(running.job_id);
-      await expect(cancelJob(deps, running.job_id, accountId)).rejects.toMatchObject({
+      await expect(cancelJob(deps, running.job_id, accountId, auditCancel)).rejects.toMatchObject({
         code: "conflict",
         details: { status: "running" },
       });
-      await expect(cancelJob(deps, running.job_id, "acct_other")).rejects.toMatchObject({ code: "forbidden" });
+      await expect(cancelJob(deps, running.job_id, "acct_other", auditCancel)).rejects.toMatchObject({
+        code: "forbidden",
+      });
     });
   });
 }

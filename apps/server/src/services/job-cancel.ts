@@ -2,6 +2,7 @@ import { JOB_ERROR_CODES, type Job } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import { failJob } from "../jobs/queue.js";
 import type { JobsTable } from "../store/schema.js";
+import type { AuditInTransaction } from "./audit.js";
 import type { ServiceDeps } from "./deps.js";
 import { jobRowForAccount, jobView } from "./jobs.js";
 
@@ -12,16 +13,26 @@ const isCancelled = (row: JobsTable) => row.status === "failed" && row.error_cod
  * the queue's one fail path (credits refunded with a ledger row, its webhook queued). The update is conditional on
  * the job still being `accepted`, so a worker claiming it at the same moment and this cancellation cannot both
  * win. Cancelling a cancelled job answers it again (a retried request has the same effect); a job that is running
- * or has ended is a 409 conflict.
+ * or has ended is a 409 conflict. `auditCancel` writes the cancelling call's event in the transaction that cancels
+ * and refunds (only when it does), so the refund is never unaudited.
  */
-export async function cancelJob(deps: ServiceDeps, jobId: string, accountId: string): Promise<Job> {
+export async function cancelJob(
+  deps: ServiceDeps,
+  jobId: string,
+  accountId: string,
+  auditCancel: AuditInTransaction<JobsTable>,
+): Promise<Job> {
   const row = await jobRowForAccount(deps, jobId, accountId);
   if (row.status === "accepted") {
-    const cancelled = await deps.store.db
-      .transaction()
-      .execute((trx) =>
-        failJob(trx, jobId, "cancelled", JOB_ERROR_CODES.cancelled, deps.now().getTime(), ["accepted"]),
-      );
+    const cancelled = await deps.store.db.transaction().execute((trx) =>
+      failJob(trx, jobId, {
+        code: "cancelled",
+        message: JOB_ERROR_CODES.cancelled,
+        nowMs: deps.now().getTime(),
+        from: ["accepted"],
+        audit: auditCancel,
+      }),
+    );
     if (cancelled) return jobView(cancelled);
   }
   // Not accepted, or no longer (a worker claimed it, or a concurrent request cancelled it): answer where it is now.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimJobs, failJob } from "../jobs/queue.js";
+import { auditWorkerRefund } from "../jobs/worker-audit.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import type { Engine } from "../store/migrations/engine.js";
 import type { Store } from "../store/store.js";
@@ -45,10 +46,15 @@ function jobsPageSuite(engine: Engine, open: OpenTestStore) {
       // ids[0] claimed (running), ids[1] failed for good, ids[2] cancelled; the rest accepted.
       const nowMs = deps.now().getTime();
       await claimJobs(store.db, engine, { workerId: "wrk_list", limit: 1, leaseMs: 60_000, nowMs });
-      await store.db
-        .transaction()
-        .execute((trx) => failJob(trx, ids[1]!, "target_unreachable", "no answer", deps.now().getTime()));
-      await cancelJob(deps, ids[2]!, accountId);
+      await store.db.transaction().execute((trx) =>
+        failJob(trx, ids[1]!, {
+          code: "target_unreachable",
+          message: "no answer",
+          nowMs: deps.now().getTime(),
+          audit: auditWorkerRefund,
+        }),
+      );
+      await cancelJob(deps, ids[2]!, accountId, async () => undefined);
     });
     afterAll(async () => {
       await store.close();

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../errors.js";
+import type { AuditInTransaction } from "./audit.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
 export interface PracticeView {
@@ -34,8 +35,12 @@ export const NewPracticeSchema = z.strictObject({
   accountId: z.string().min(1),
 });
 
-/** Registers a practice (NPI) under an account. */
-export async function addPractice(deps: ServiceDeps, input: z.input<typeof NewPracticeSchema>): Promise<PracticeView> {
+/** Registers a practice (NPI) under an account; `auditIn` is written in the same transaction. */
+export async function addPractice(
+  deps: ServiceDeps,
+  input: z.input<typeof NewPracticeSchema>,
+  auditIn?: AuditInTransaction<PracticeView>,
+): Promise<PracticeView> {
   const parsed = NewPracticeSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -63,7 +68,10 @@ export async function addPractice(deps: ServiceDeps, input: z.input<typeof NewPr
     website: p.website ?? null,
     created_at: iso(deps.now()),
   };
-  await deps.store.db.insertInto("practices").values(row).execute();
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx.insertInto("practices").values(row).execute();
+    await auditIn?.(trx, row);
+  });
   return row;
 }
 

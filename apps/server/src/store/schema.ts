@@ -94,9 +94,11 @@ export interface AuditEventsTable {
   request_id: string;
   actor_key_id: string | null;
   actor_account_id: string | null;
+  /** The OS user who ran an operator command (transport cli); null otherwise. Hashed only when set. */
+  actor_operator: string | null;
   /** The operation (`hipaa.grade`, `createDeployToken`), or `METHOD /route` for a request no operation served. */
   action: string;
-  /** How the call came: rest, jsonrpc, mcp or a2a. */
+  /** How the call came: rest, jsonrpc, mcp or a2a over HTTP; cli (an operator command) or worker (the job worker). */
   transport: string;
   resource: string | null;
   outcome: string;
@@ -122,6 +124,35 @@ export interface AuditCheckpointsTable {
   /** JSON array of hex hashes. */
   consistency_proof: string;
   created_at: string;
+}
+
+/** The anchor of one checkpoint on an EVM chain (docs/audit.md#anchoring); anchored only once `finalized`. */
+export interface AuditAnchorsTable {
+  /** The checkpoint's tree size (audit_checkpoints.size). */
+  size: number;
+  chain_id: number;
+  /** The anchor contract's address (0x, checksummed). */
+  contract: string;
+  /** The checkpoint's UTC day as YYYYMMDD, as the Anchored event carries it. */
+  day: number;
+  /** pending: no transaction (or it must be sent again); sent: transaction sent, maybe mined; finalized: anchored. */
+  state: "pending" | "sent" | "finalized";
+  /** 0x hash of the transaction last sent; stored before it is broadcast. */
+  tx_hash: string | null;
+  /** The block the transaction was last seen in (null until mined). */
+  block_number: number | null;
+  block_hash: string | null;
+  /** Failed rounds in a row (drives the backoff; 0 after a round that worked). */
+  attempts: number;
+  /** What the last failed round met, for operators: never a key or the RPC URL. */
+  last_error: string | null;
+  next_attempt_at: string;
+  /** The round working on this anchor (a random token) and until when (several serving processes share the work). */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+  finalized_at: string | null;
 }
 
 /** The state of the audit log's tree between sequencer runs (one row, id 1). */
@@ -310,6 +341,7 @@ export interface Database {
   audit_log: AuditLogTable;
   audit_sequence_runs: AuditSequenceRunsTable;
   audit_checkpoints: AuditCheckpointsTable;
+  audit_anchors: AuditAnchorsTable;
   audit_trail: AuditTrailView;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;

@@ -23,6 +23,8 @@ export interface Store {
   readonly hot: HotSql;
   /** Where the data lives, for logs (never includes a password). */
   readonly description: string;
+  /** The database file of the embedded store (a verifier's worker threads open their own read-only connections). */
+  readonly file?: string;
   /** Connection pool counters (PostgreSQL), for metrics; null for the embedded store. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   /**
@@ -92,7 +94,10 @@ export function openStore(options: StoreOptions): Store {
     // One statement cache serves the query builder and the hot path: both run synchronously on this connection.
     const connection = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-    return makeStore("sqlite", db, sqliteHotSql(connection.prepare), `sqlite:${options.file}`);
+    return {
+      ...makeStore("sqlite", db, sqliteHotSql(connection.prepare), `sqlite:${options.file}`),
+      file: options.file,
+    };
   }
   const url = new URL(options.url);
   const pg = loadPg();

@@ -20,8 +20,10 @@ export function independentlyVerify(bundle: any, verifierKey: string): string | 
   const leaf = sha256(Buffer.from([0]), Buffer.from(canonical(bundle.event.record), "utf8"));
   if (leaf.toString("hex") !== bundle.leaf_hash) return "leaf hash";
   // Verifier key: <name>+<hex key hash>+<base64 of 0x01 || Ed25519 public key>.
-  const [name, keyHash, keyB64] = verifierKey.trim().split("+");
-  const key = Buffer.from(keyB64!, "base64");
+  // The key is base64, which may itself contain '+': split at the first two only.
+  const [name, keyHash, ...rest] = verifierKey.trim().split("+");
+  const keyB64 = rest.join("+");
+  const key = Buffer.from(keyB64, "base64");
   const [text, sigs] = bundle.checkpoint.note.split("\n\n");
   const sigLine = sigs.split("\n").find((l: string) => l.startsWith(`\u2014 ${name} `));
   if (!sigLine) return "no signature by the log";

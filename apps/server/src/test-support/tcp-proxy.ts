@@ -12,7 +12,8 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/** Starts the proxy on `port` (default: a free one; a closed proxy's port may be taken again, to bring it back). */
+export async function startTcpProxy(target: { host: string; port: number }, port = 0): Promise<TcpProxy> {
   const pairs = new Set<{ client: Socket; upstream: Socket | null }>();
   let blackholed = false;
 
@@ -44,10 +45,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     if (blackholed) client.pause();
     else link(pair);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
-    port,
+    port: (server.address() as { port: number }).port,
     blackhole() {
       blackholed = true;
       for (const pair of pairs) freeze(pair);

@@ -27,13 +27,17 @@ export const AuditAnchorViewSchema = z
     state: z.enum(["pending", "sent", "finalized"]),
     chain_id: z.int().positive(),
     contract: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-    /** The UTC day (days since 1970-01-01) the anchor names. */
-    day: z.int().nonnegative(),
+    /** The checkpoint's UTC day as YYYYMMDD, as the on-chain event carries it. */
+    day: z.int().min(19700101).max(99991231),
     tx_hash: z
       .string()
       .regex(/^0x[0-9a-f]{64}$/)
       .nullable(),
     block_number: z.int().nonnegative().nullable(),
+    block_hash: z
+      .string()
+      .regex(/^0x[0-9a-f]{64}$/)
+      .nullable(),
   })
   .meta({ id: "AuditAnchor", description: "Where a checkpoint is anchored on an EVM chain" });
 export type AuditAnchorView = z.infer<typeof AuditAnchorViewSchema>;

@@ -261,7 +261,7 @@ describe("operations registered before their issue lands", () => {
     for (const [method, path] of [
       ["POST", `/v1/a2a/sra/${NPI}`],
       ["GET", `/v1/a2a/breach/${NPI}`],
-      ["GET", `/v1/a2a/evidence/${NPI}`],
+      ["GET", `/v1/a2a/policies/${NPI}`],
       ["POST", "/v1/a2a/workflows/validate"],
     ] as const) {
       const res = await t.request(path, {

@@ -1,5 +1,12 @@
-import { AuditCheckpointViewSchema, AuditProofBundleSchema } from "@hcs/protocol";
+import {
+  AuditCheckpointViewSchema,
+  AuditProofBundleSchema,
+  CREDIT_PRICES,
+  EvidenceQuerySchema,
+  EvidenceReportSchema,
+} from "@hcs/protocol";
 import { z } from "zod";
+import { evidenceFor } from "../../audit/evidence.js";
 import { auditProofFor, latestCheckpoint } from "../../audit/proofs.js";
 import { defineOperation } from "../../operations/operation.js";
 
@@ -46,5 +53,31 @@ export const auditProofOperation = defineOperation({
   async run({ id }, call) {
     call.setResource(`audit_event:${id}`);
     return auditProofFor(call.deps, Number(id), call.caller!.accountId);
+  },
+});
+
+export const evidenceOperation = defineOperation({
+  id: "getEvidence",
+  method: "hipaa.evidence",
+  group: "b",
+  summary: "Evidence per compliance requirement, with audit inclusion proofs",
+  description:
+    "For each of the 13 requirements (or one: `requirement`), its state and evidence as hipaa.compliance_state " +
+    "gives them, and under each piece of evidence the records behind it — scanner uploads and external scans, " +
+    "optionally only those assessed `since` a time — each with the audit event that logged it and that event's " +
+    "proof bundle: its inclusion proof to a signed checkpoint (the latest anchored one when there is one), which " +
+    "`hcs-server audit verify-proof` checks offline. A practice you own. " +
+    `Costs ${CREDIT_PRICES.evidence} credits.`,
+  input: EvidenceQuerySchema,
+  output: EvidenceReportSchema,
+  price: { kind: "metered", operation: "evidence" },
+  errors: ["invalid_npi", "npi_not_found", "forbidden"],
+  readOnly: true,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "get", path: "/v1/a2a/evidence/:npi" },
+  async run(input, call) {
+    call.setResource(`practice:${input.npi}`);
+    return evidenceFor(call.deps, input, call.caller!.accountId);
   },
 });

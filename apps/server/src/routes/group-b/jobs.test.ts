@@ -130,6 +130,13 @@ describe("POST /v1/a2a/jobs/{job_id}/cancel", () => {
       .where("action", "=", "cancelJob")
       .execute();
     expect(audit).toContainEqual({ transport: "rest", status: 200, resource: `job:${ids[0]}` });
+    // One event for the call, written with the refund: the refund has no event of its own.
+    const ofJob = await t.server.deps.store.db
+      .selectFrom("audit_events")
+      .select("action")
+      .where("resource", "=", `job:${ids[0]}`)
+      .execute();
+    expect(ofJob).toEqual([{ action: "cancelJob" }]);
     // The listing keeps cancelled jobs apart from failed ones.
     expect((await get("?status=cancelled")).json.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([ids[0]]);
     expect((await get("?status=failed")).json.total).toBe(0);

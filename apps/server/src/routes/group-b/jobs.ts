@@ -54,6 +54,7 @@ export const cancelJobOperation = defineOperation({
   rest: { method: "post", path: "/v1/a2a/jobs/:job_id/cancel" },
   async run({ job_id }, call) {
     call.setResource(`job:${job_id}`);
-    return cancelJob(call.deps, job_id, call.caller!.accountId);
+    // The call's event (200 on job:<id>) commits with the cancellation and its refund; no separate refund event.
+    return cancelJob(call.deps, job_id, call.caller!.accountId, (trx) => call.auditIn(trx, 200));
   },
 });

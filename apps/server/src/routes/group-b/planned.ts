@@ -4,11 +4,12 @@ import { ServiceError } from "../../errors.js";
 import { defineOperation, type Operation } from "../../operations/operation.js";
 
 /*
- * The agent methods of DESIGN §7 whose data arrives with later issues (administrative safeguards, the audit trail,
- * threat and breach intelligence). They are declared now — input schemas, prices, REST twins — so that every one of
- * the sixteen methods exists: a call is authorized and counted like any other and answered `not_implemented` (501,
- * JSON-RPC -32051), never "method not found". They are left out of the agent card, the OpenAPI document and the
- * MCP tool list until they are served. When an issue lands, its operation replaces the declaration here.
+ * The agent methods of DESIGN §7 whose data arrives with later issues (administrative safeguards, threat and breach
+ * intelligence). They are declared now — input schemas, prices, REST twins — so that every one of the sixteen
+ * methods exists: a call is authorized and counted like any other and answered `not_implemented` (501, JSON-RPC
+ * -32051), never "method not found". They are left out of the agent card, the OpenAPI document and the MCP tool
+ * list until they are served. When an issue lands, its operation replaces the declaration here (the catalogue
+ * names each one, in DESIGN §7's order).
  */
 
 const PlannedOutput = z.object({}).passthrough();
@@ -29,8 +30,8 @@ const planned = (op: Omit<Operation, "output" | "implemented" | "run" | "openWor
 
 const PolicyIdSchema = z.int().min(1).max(24);
 
-export const plannedOperations: readonly Operation[] = [
-  planned({
+export const PLANNED = {
+  breach: planned({
     id: "getBreaches",
     method: "hipaa.breach",
     group: "b",
@@ -56,7 +57,7 @@ export const plannedOperations: readonly Operation[] = [
     readOnly: true,
     rest: { method: "get", path: "/v1/a2a/breach/:npi" },
   }),
-  planned({
+  sra: planned({
     id: "runRiskAssessment",
     method: "hipaa.sra",
     group: "b",
@@ -70,7 +71,7 @@ export const plannedOperations: readonly Operation[] = [
     readOnly: false,
     rest: { method: "post", path: "/v1/a2a/sra/:npi" },
   }),
-  planned({
+  policies: planned({
     id: "listPolicies",
     method: "hipaa.policies",
     group: "b",
@@ -83,7 +84,7 @@ export const plannedOperations: readonly Operation[] = [
     readOnly: false,
     rest: { method: "get", path: "/v1/a2a/policies/:npi" },
   }),
-  planned({
+  baa: planned({
     id: "manageBusinessAssociates",
     method: "hipaa.baa",
     group: "b",
@@ -99,25 +100,7 @@ export const plannedOperations: readonly Operation[] = [
     readOnly: false,
     rest: { method: "post", path: "/v1/a2a/baa/:npi" },
   }),
-  planned({
-    id: "getEvidence",
-    method: "hipaa.evidence",
-    group: "b",
-    summary: "Evidence per compliance requirement, with audit inclusion proofs",
-    description:
-      "For each of the 13 requirements (or one): findings, scans and documents, each with its audit event and the " +
-      `inclusion proof to the latest anchored checkpoint. Costs ${CREDIT_PRICES.evidence} credits.`,
-    input: z.strictObject({
-      npi: NpiSchema,
-      requirement: z.int().min(1).max(13).optional(),
-      since: z.iso.datetime().optional(),
-    }),
-    price: { kind: "metered", operation: "evidence" },
-    errors: ["invalid_npi", "npi_not_found", "forbidden"],
-    readOnly: true,
-    rest: { method: "get", path: "/v1/a2a/evidence/:npi" },
-  }),
-  planned({
+  validateWorkflow: planned({
     id: "validateWorkflow",
     method: "hipaa.validate_workflow",
     group: "b",
@@ -132,7 +115,7 @@ export const plannedOperations: readonly Operation[] = [
     readOnly: true,
     rest: { method: "post", path: "/v1/a2a/workflows/validate" },
   }),
-  planned({
+  breachProbability: planned({
     id: "getBreachProbability",
     method: "hipaa.breach_probability",
     group: "b",
@@ -146,7 +129,7 @@ export const plannedOperations: readonly Operation[] = [
     readOnly: true,
     rest: { method: "get", path: "/v1/a2a/breach-probability/:npi" },
   }),
-  planned({
+  vendorRisk: planned({
     id: "getVendorRisk",
     method: "hipaa.vendor_risk",
     group: "b",
@@ -161,4 +144,4 @@ export const plannedOperations: readonly Operation[] = [
     openWorld: true,
     rest: { method: "get", path: "/v1/a2a/vendor-risk/:npi" },
   }),
-];
+} as const satisfies Record<string, Operation>;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JobSchema, ScanDispatchAcceptanceSchema } from "@hcs/protocol";
+import { EvidenceReportSchema, JobSchema, ScanDispatchAcceptanceSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../lab/webhook-receiver.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../../sample-practices/index.js";
@@ -96,6 +96,30 @@ describe("scan dispatch, polling and webhooks against the sample practices", () 
       expect(job.result?.grade).toBeDefined();
     }
   }, 90_000);
+
+  it("logs each completed scan: hipaa.evidence lists it under its evidence with the worker's completion event", async () => {
+    const p = samples.practices[0]!;
+    const res = await t.request(`/v1/a2a/evidence/${p.npi}`, { headers: { "X-API-Key": owner.apiKey } });
+    expect(res.status, res.text).toBe(200);
+    const records = EvidenceReportSchema.parse(res.json).requirements.flatMap((r) =>
+      r.evidence.flatMap((e) => e.records),
+    );
+    const external = records.filter((r) => r.kind === "external_scan");
+    expect(external.length).toBeGreaterThan(0);
+    expect(external.every((r) => r.audit.state !== "not_logged")).toBe(true);
+    const event = await t.server.deps.store.db
+      .selectFrom("audit_events")
+      .selectAll()
+      .where("id", "=", external[0]!.audit.event_id!)
+      .executeTakeFirstOrThrow();
+    expect(event).toMatchObject({
+      action: "completeScan",
+      transport: "worker",
+      actor_account_id: owner.accountId,
+      resource: external[0]!.ref,
+      outcome: "success",
+    });
+  });
 
   it("estimates the duration from recent jobs once some have completed", async () => {
     const rows = await t.server.deps.store.db

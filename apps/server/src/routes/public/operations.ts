@@ -1,5 +1,6 @@
 import { httpStatusFor } from "@hcs/protocol";
 import { z } from "zod";
+import { NOT_CONFIGURED } from "../../audit/anchor/anchor-status.js";
 import { errorBody } from "../../http/error-body.js";
 import { definePublicRoute, type PublicRoute } from "../route.js";
 
@@ -27,7 +28,14 @@ export const operationsRoutes: PublicRoute[] = [
     internal: true,
     id: "readyz",
     summary: "Readiness: the store answers within a second (503 unavailable otherwise)",
-    response: { description: "ready", schema: z.object({ status: z.literal("ready"), store: z.string() }) },
+    response: {
+      description: "ready",
+      schema: z.object({
+        status: z.literal("ready"),
+        store: z.string(),
+        details: z.object({ anchoring: z.looseObject({ status: z.enum(["not_configured", "ok", "degraded"]) }) }),
+      }),
+    },
     async handler(ctx, deps) {
       if (!(await deps.store.ping(READINESS_TIMEOUT_MS))) {
         ctx.set("Retry-After", "1");
@@ -42,7 +50,9 @@ export const operationsRoutes: PublicRoute[] = [
         );
         return;
       }
-      ctx.body = { status: "ready", store: deps.store.engine };
+      // Anchoring trouble shows here but never makes the instance unready: the log works without its anchors.
+      const anchoring = deps.auditAnchoring?.status() ?? NOT_CONFIGURED;
+      ctx.body = { status: "ready", store: deps.store.engine, details: { anchoring } };
     },
   }),
   definePublicRoute({

@@ -9,7 +9,9 @@ import { jobA2aContextMigration } from "./007-job-a2a-context.js";
 import { auditRecordV1Migration } from "./008-audit-record-v1.js";
 import { auditLogMigration } from "./009-audit-log.js";
 import { auditCheckpointsMigration } from "./010-audit-checkpoints.js";
+import { auditOperatorMigration } from "./011-audit-operator.js";
 import { auditSequenceRunsMigration } from "./012-audit-sequence-runs.js";
+import { auditAnchorsMigration } from "./013-audit-anchors.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -25,6 +27,8 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "008-audit-record-v1": auditRecordV1Migration(engine),
     "009-audit-log": auditLogMigration(engine),
     "010-audit-checkpoints": auditCheckpointsMigration(engine),
+    "011-audit-operator": auditOperatorMigration(engine),
     "012-audit-sequence-runs": auditSequenceRunsMigration(engine),
+    "013-audit-anchors": auditAnchorsMigration(engine),
   };
 }

@@ -1,0 +1,95 @@
+import type { EvidenceRecord, EvidenceReport, Npi } from "@hcs/protocol";
+import type { Selectable } from "kysely";
+import type { AppDeps } from "../app-deps.js";
+import { COMPLETE_SCAN_OPERATION } from "../jobs/worker-audit.js";
+import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
+import { getOwnedPractice } from "../services/practices.js";
+import type { AuditEventsTable } from "../store/schema.js";
+import { auditProofsFor } from "./proofs.js";
+
+/**
+ * The audit operations that create evidence: a scanner's upload (resource `scan:<id>`) and the worker completing an
+ * external scan (resource `job:<id>`). Their first successful event on a resource is the record's event. (The
+ * upload's operation id is the catalogue's; a test holds them equal.)
+ */
+export const EVIDENCE_OPERATIONS = ["uploadScanResults", COMPLETE_SCAN_OPERATION] as const;
+
+export interface EvidenceQuery {
+  readonly npi: Npi;
+  readonly requirement?: number;
+  readonly since?: string;
+}
+
+/**
+ * hipaa.evidence: the compliance state of a practice its caller owns, where each piece of evidence lists the
+ * records behind it — the scanner uploads and external scans it read — each with the audit event that logged the
+ * record and that event's inclusion proof to a signed checkpoint (the latest anchored one when there is one).
+ */
+export async function evidenceFor(deps: AppDeps, query: EvidenceQuery, accountId: string): Promise<EvidenceReport> {
+  await getOwnedPractice(deps, query.npi, accountId);
+  const practice = await readPracticeEvidence(deps, query.npi);
+  const state = assessRequirements(query.npi, deps.now().toISOString(), practice);
+  const requirements = state.requirements.filter(
+    (r) => query.requirement === undefined || r.number === query.requirement,
+  );
+  const assessments = new Map(practice.assessments.flatMap((a) => (a.reference ? [[a.reference, a] as const] : [])));
+  const wanted = new Set(
+    requirements.flatMap((r) =>
+      r.evidence.flatMap((e) =>
+        e.sources.filter((ref) => {
+          const a = assessments.get(ref);
+          return a !== undefined && (query.since === undefined || a.assessed_at >= query.since);
+        }),
+      ),
+    ),
+  );
+  const events = await loggingEvents(deps, [...wanted]);
+  const proofs = await auditProofsFor(deps, [...events.values()]);
+
+  const recordOf = (ref: string): EvidenceRecord => {
+    const a = assessments.get(ref)!;
+    const event = events.get(ref);
+    const proof = event ? (proofs.get(Number(event.id)) ?? null) : null;
+    return {
+      kind: ref.startsWith("scan:") ? "scanner_upload" : "external_scan",
+      ref,
+      subject: a.subject,
+      assessed_at: a.assessed_at,
+      audit: {
+        state: !event ? "not_logged" : proof ? "proved" : "pending",
+        event_id: event ? Number(event.id) : null,
+        proof,
+      },
+    };
+  };
+  return {
+    npi: query.npi,
+    as_of: state.as_of,
+    requirements: requirements.map((r) => ({
+      ...r,
+      evidence: r.evidence.map(({ sources, ...item }) => ({
+        ...item,
+        records: sources.filter((ref) => wanted.has(ref)).map(recordOf),
+      })),
+    })),
+  };
+}
+
+/** The first successful event that logged each record (by resource), if any. */
+async function loggingEvents(
+  deps: AppDeps,
+  refs: readonly string[],
+): Promise<Map<string, Selectable<AuditEventsTable>>> {
+  const out = new Map<string, Selectable<AuditEventsTable>>();
+  if (refs.length === 0) return out;
+  const rows = await deps.store.db
+    .selectFrom("audit_events")
+    .selectAll()
+    .where("resource", "in", refs)
+    .where("action", "in", [...EVIDENCE_OPERATIONS])
+    .where("outcome", "=", "success")
+    .orderBy("id")
+    .execute();
+  for (const row of rows) if (row.resource && !out.has(row.resource)) out.set(row.resource, row);
+  return out;
+}
