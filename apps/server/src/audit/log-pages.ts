@@ -1,14 +1,22 @@
+import SQLite from "better-sqlite3";
 import { auditRecordJson, auditRecordOf } from "../services/audit.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
-/** One sequenced event as a verifier reads it: its place, its stored leaf hash, and its record's canonical JSON. */
+/** One sequenced event as a verifier reads it: its place, its stored leaf hash, and what that must be the hash of. */
 export interface LoggedLeaf {
   readonly id: number;
   readonly leafIndex: number;
-  readonly leafHash: string;
-  /** The record rebuilt from the event's stored fields, as RFC 8785 JSON (what the leaf hash must be the hash of). */
-  readonly recordJson: string;
+  /** The stored leaf hash, 32 bytes (a malformed stored value is simply not equal to any hash). */
+  readonly leafHash: Uint8Array;
+  /** 0x00 then the record rebuilt from the event's stored fields as RFC 8785 JSON: the leaf's hash input. */
+  readonly leafInput: string;
+}
+
+/** Reads pages of the log in leaf-index order: up to `limit` sequenced events from index `from` on. */
+export interface LogReader {
+  read(from: number, limit: number): Promise<LoggedLeaf[]> | LoggedLeaf[];
+  close(): void;
 }
 
 type Row = Pick<
@@ -32,49 +40,55 @@ const PAGE_SQL = `select id, at, request_id, actor_key_id, actor_account_id, act
   outcome, status, code, salt, leaf_hash, leaf_index from audit_events where leaf_index >= ? order by leaf_index limit ?`;
 
 /**
- * SQLite builds the canonical JSON itself (json_object, keys given in sorted order; its string escaping is
- * ECMAScript's JSON.stringify's, which is RFC 8785's — a property test holds the two equal on arbitrary strings):
- * one string per row crosses into JavaScript instead of thirteen, which halves the cost of reading the log.
- * `actor.operator` is there only when set, as auditRecordOf does.
+ * SQLite builds the leaf input itself — 0x00 and the canonical JSON (json_object, keys given in sorted order; its
+ * string escaping is ECMAScript's JSON.stringify's, which is RFC 8785's: a property test holds the two equal on
+ * arbitrary strings) — and returns the stored hash as bytes: four values per row cross into JavaScript instead of
+ * fifteen, as arrays, which more than halves the cost of reading the log. `actor.operator` is there only when set,
+ * as auditRecordOf does.
  */
-export const SQLITE_PAGE_SQL = `select id, leaf_index, leaf_hash, json_object(
+const SQLITE_PAGE_SQL = `select id, leaf_index, unhex(leaf_hash), char(0) || json_object(
     'actor', case when actor_operator is null
       then json_object('account_id', actor_account_id, 'key_id', actor_key_id)
       else json_object('account_id', actor_account_id, 'key_id', actor_key_id, 'operator', actor_operator) end,
     'code', code, 'operation', action, 'outcome', outcome, 'request_id', request_id, 'resource', resource,
-    'salt', salt, 'status', status, 'time', at, 'transport', transport, 'v', 1) as record_json
+    'salt', salt, 'status', status, 'time', at, 'transport', transport, 'v', 1)
   from audit_events where leaf_index >= ? order by leaf_index limit ?`;
 
-export interface SqliteLeafRow {
-  id: number;
-  leaf_index: number;
-  leaf_hash: string;
-  record_json: string;
+const NO_HASH = new Uint8Array(0);
+
+/** A reader over its own read-only connection to the embedded store's file (the verifier's threads each open one). */
+export function openSqliteLogReader(file: string): LogReader {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  const page = db.prepare(SQLITE_PAGE_SQL).raw(true);
+  return {
+    read: (from, limit) =>
+      (page.all(from, limit) as [number, number, Buffer | null, string][]).map(([id, leafIndex, hash, input]) => ({
+        id,
+        leafIndex,
+        leafHash: hash ?? NO_HASH,
+        leafInput: input,
+      })),
+    close: () => db.close(),
+  };
 }
 
-export const sqliteLeafOf = (r: SqliteLeafRow): LoggedLeaf => ({
-  id: r.id,
-  leafIndex: r.leaf_index,
-  leafHash: r.leaf_hash,
-  recordJson: r.record_json,
-});
-
-/** Up to `limit` sequenced events from leaf index `from` on, in index order. */
-export async function readLogPage(store: Store, from: number, limit: number): Promise<LoggedLeaf[]> {
-  if (store.engine === "sqlite") {
-    const rows = await store.hot.all<SqliteLeafRow>(store.db, SQLITE_PAGE_SQL, [from, limit]);
-    return rows.map(sqliteLeafOf);
-  }
-  return readLogPageInJs(store, from, limit);
+/** A reader through the store, the records rebuilt in JavaScript (PostgreSQL; on SQLite, the reference in tests). */
+export function storeLogReader(store: Store): LogReader {
+  return {
+    async read(from, limit) {
+      const rows = await store.hot.all<Row>(store.db, PAGE_SQL, [from, limit]);
+      return rows.map((r) => ({
+        id: Number(r.id),
+        leafIndex: Number(r.leaf_index),
+        leafHash: /^[0-9a-f]{64}$/.test(r.leaf_hash) ? Buffer.from(r.leaf_hash, "hex") : NO_HASH,
+        leafInput: `\0${auditRecordJson(auditRecordOf(r, r.salt))}`,
+      }));
+    },
+    close() {},
+  };
 }
 
-/** The same page with the records rebuilt in JavaScript (PostgreSQL; and on SQLite, the reference for tests). */
-export async function readLogPageInJs(store: Store, from: number, limit: number): Promise<LoggedLeaf[]> {
-  const rows = await store.hot.all<Row>(store.db, PAGE_SQL, [from, limit]);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    leafIndex: Number(r.leaf_index),
-    leafHash: r.leaf_hash,
-    recordJson: auditRecordJson(auditRecordOf(r, r.salt)),
-  }));
+/** The verifier's reader for a store: the embedded store's own fast reader, else through the store. */
+export function logReaderFor(store: Store): LogReader {
+  return store.file !== undefined ? openSqliteLogReader(store.file) : storeLogReader(store);
 }

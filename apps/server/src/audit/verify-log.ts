@@ -15,7 +15,7 @@ import {
   verifyConsistency,
 } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
-import { readLogPage } from "./log-pages.js";
+import { logReaderFor } from "./log-pages.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
 import { type JournalRun, type RangeResult, type RangeTask, verifyRange } from "./verify-range.js";
 
@@ -140,7 +140,7 @@ export async function verifyAuditLog(
   // (RFC 9162's split point) in a worker thread, the rest here — whose frontiers combine into the whole tree's.
   const expectedSize = Math.max(recordedSize, signed.at(-1)?.size ?? 0);
   const sizes = signed.map((c) => c.size);
-  const readHere = (from: number, limit: number) => readLogPage(store, from, limit);
+  const here = logReaderFor(store);
   const parallel =
     (options.threads ?? 2) > 1 &&
     store.file !== undefined &&
@@ -168,11 +168,11 @@ export async function verifyAuditLog(
               return r;
             },
             // A worker that cannot start (an unusual runtime): the range is verified here instead.
-            () => verifyRange(readHere, task, (end) => report(part, end)),
+            () => verifyRange(here, task, (end) => report(part, end)),
           )
-        : verifyRange(readHere, task, (end) => report(part, end)),
+        : verifyRange(here, task, (end) => report(part, end)),
     ),
-  );
+  ).finally(() => here.close());
 
   // The first leaf problem; a range that stopped short of its end without one is missing its next index.
   const left = results[0]!;

@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import { type FrontierState, MerkleFrontier } from "@hcs/protocol";
-import type { LoggedLeaf } from "./log-pages.js";
+import type { LogReader } from "./log-pages.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
 
 /** A run of consecutive event ids the sequencer gave consecutive leaf indexes (its journal, audit_sequence_runs). */
@@ -37,8 +37,6 @@ export interface RangeResult {
   readonly final: FrontierState;
 }
 
-export type PageReader = (from: number, limit: number) => Promise<LoggedLeaf[]> | LoggedLeaf[];
-
 const PAGE = 5000;
 
 /**
@@ -47,7 +45,7 @@ const PAGE = 5000;
  * the verifying process or in a worker thread (verify-worker.ts) with its own connection to the store.
  */
 export async function verifyRange(
-  read: PageReader,
+  reader: LogReader,
   task: RangeTask,
   onPage?: (end: number) => void,
 ): Promise<RangeResult> {
@@ -60,7 +58,7 @@ export async function verifyRange(
   let wanted = 0;
   while (problem === null && (task.to === null || next < task.to)) {
     const limit = task.to === null ? PAGE : Math.min(PAGE, task.to - next);
-    const page = await read(next, limit);
+    const page = await reader.read(next, limit);
     if (page.length === 0) break;
     for (const event of page) {
       const index = event.leafIndex;
@@ -84,8 +82,8 @@ export async function verifyRange(
         };
         break;
       }
-      const leaf = hash("sha256", `\0${event.recordJson}`, "buffer");
-      if (leaf.toString("hex") !== event.leafHash) {
+      const leaf = hash("sha256", event.leafInput, "buffer");
+      if (!leaf.equals(event.leafHash)) {
         problem = {
           kind: "altered",
           index,
