@@ -9,9 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withNpiCheckDigit } from "@hcs/protocol";
 import autocannon from "autocannon";
+import { sequenceAuditLog } from "../../apps/server/src/audit/sequencer.js";
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
+import { appendAuditEvents } from "../../apps/server/src/services/audit.js";
 import { openStore } from "../../apps/server/src/store/store.js";
+import { auditEvent } from "../../apps/server/src/test-support/audit-events.js";
 import { accountWithKey, gradedPractice } from "../../apps/server/src/test-support/fixtures.js";
 import { cpuSecondsOf, resetPeakRss, rssOf, spawnNode } from "../lib/process.js";
 
@@ -155,6 +158,60 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
 const rpcCall = (id: number, npi: string) => ({ jsonrpc: "2.0", id, method: "hipaa.grade", params: { npi } });
 const npiOf = (n: number) => NPIS[n % NPIS.length]!;
 
+let auditShare: { cpuPerLookupUs: number } | null = null;
+
+/**
+ * What the audit log adds to a lookup, by cost accounting in this process (the server has no switch to turn audit
+ * off, by design): the CPU time of appending an event inside a group commit of 32 (with, against without, the same
+ * transaction) and of sequencing it, over the server's CPU time per REST lookup measured above.
+ */
+async function printAuditShare(dataDir: string, cpuPerLookupUs: number): Promise<void> {
+  const store = openStore({ engine: "sqlite", file: join(dataDir, "audit-share.sqlite") });
+  try {
+    await store.migrate();
+    const GROUP = 32;
+    const GROUPS = 600;
+    const cpuUs = () => {
+      const c = process.cpuUsage();
+      return c.user + c.system;
+    };
+    const measureGroups = async (withAudit: boolean, from: number) => {
+      const t0 = cpuUs();
+      for (let g = 0; g < GROUPS; g++)
+        await store.writes.run(async (trx) => {
+          // A real write in both cases (a lookup's group commit writes its charges anyway): the difference is the
+          // audit events' inserts alone.
+          await store.hot.all(trx, "insert or replace into server_meta (key, value) values ('bench', ?)", [String(g)]);
+          if (withAudit)
+            await appendAuditEvents(
+              store.hot,
+              trx,
+              Array.from({ length: GROUP }, (_, i) => auditEvent(from + g * GROUP + i)),
+            );
+        });
+      return (cpuUs() - t0) / (GROUPS * GROUP);
+    };
+    await measureGroups(true, 0); // warm-up
+    const without = await measureGroups(false, 0);
+    const withAudit = await measureGroups(true, 1_000_000);
+    const t0 = cpuUs();
+    let sequenced = 0;
+    for (;;) {
+      const run = await sequenceAuditLog(store);
+      if (run.sequenced === 0) break;
+      sequenced += run.sequenced;
+    }
+    const sequencing = (cpuUs() - t0) / sequenced;
+    const append = withAudit - without;
+    console.log(
+      `audit log per lookup: append ${append.toFixed(1)} µs + sequencing ${sequencing.toFixed(1)} µs CPU, ` +
+        `${(((append + sequencing) / cpuPerLookupUs) * 100).toFixed(1)} % of the server's ${cpuPerLookupUs.toFixed(0)} µs per REST lookup (target < 5 %)`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-bench-grade-"));
   try {
@@ -244,6 +301,7 @@ async function main() {
       );
       for (const r of [pipeline, rpc, rpcBesideBatch, batch])
         if (r.non2xx > 0) console.log(`WARNING: ${r.non2xx} non-2xx responses in "${r.name}"`);
+      auditShare = { cpuPerLookupUs: (pipeline.serverCpu / pipeline.rps) * 1e6 };
     } finally {
       await Promise.all([full.proc.stop(), bare.proc.stop()]);
     }
@@ -262,6 +320,7 @@ async function main() {
       `store after the run: ${events?.n} audit events; grade charges without their audit event: ${orphans?.n}`,
     );
     await verify.close();
+    if (auditShare) await printAuditShare(dataDir, auditShare.cpuPerLookupUs);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

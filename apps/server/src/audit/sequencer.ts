@@ -51,17 +51,29 @@ export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH):
       await sql<{
         size: number | string;
         frontier: string;
-      }>`select size, frontier from audit_log where id = 1${lock}`.execute(trx)
+        sequenced_id: number | string;
+      }>`select size, frontier, sequenced_id from audit_log where id = 1${lock}`.execute(trx)
     ).rows[0];
     if (!state) return { sequenced: 0, size: null };
     const size = Number(state.size);
-    const waiting = await trx
-      .selectFrom("audit_events")
-      .select(["id", "leaf_hash"])
-      .where("leaf_index", "is", null)
-      .orderBy("id")
-      .limit(maxBatch)
-      .execute();
+    // SQLite hands ids out in commit order (one writer at a time): what waits is above the last id sequenced.
+    // PostgreSQL's writers commit out of id order: what waits has no leaf index (a partial index finds it).
+    const waiting =
+      store.engine === "sqlite"
+        ? await trx
+            .selectFrom("audit_events")
+            .select(["id", "leaf_hash"])
+            .where("id", ">", Number(state.sequenced_id))
+            .orderBy("id")
+            .limit(maxBatch)
+            .execute()
+        : await trx
+            .selectFrom("audit_events")
+            .select(["id", "leaf_hash"])
+            .where("leaf_index", "is", null)
+            .orderBy("id")
+            .limit(maxBatch)
+            .execute();
     if (waiting.length === 0) return { sequenced: 0, size };
     const frontier = MerkleFrontier.restore(NATIVE_RFC9162, JSON.parse(state.frontier));
     if (frontier.size !== size)
@@ -92,6 +104,7 @@ export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH):
         frontier: JSON.stringify(frontier.toJSON()),
         root_hash: toHex(frontier.root()),
         updated_at: new Date().toISOString(),
+        sequenced_id: Number(waiting[waiting.length - 1]!.id),
       })
       .where("id", "=", 1)
       .execute();

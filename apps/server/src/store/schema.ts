@@ -164,6 +164,8 @@ export interface AuditLogTable {
   /** The tree head at `size`, hex. */
   root_hash: string;
   updated_at: string;
+  /** SQLite: the highest event id sequenced (waiting events are those above it). Unused on PostgreSQL. */
+  sequenced_id: number | string;
 }
 
 /** What is kept beside a record and not hashed: retention may prune it (docs/audit.md). */
