@@ -1,16 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentRegistrationRequestSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createSecretBox, loadMasterKey } from "../secrets/master-key.js";
 import { openMigratedStore } from "../server.js";
-import { acceptScanUpload, registerAgent } from "../services/agents.js";
+import { acceptScanUpload } from "../services/agents.js";
 import { issueApiKey } from "../services/api-keys.js";
-import { issueDeployToken } from "../services/deploy-tokens.js";
 import type { ServiceDeps } from "../services/deps.js";
-import { newAgentKeys, registrationBody, scanDocument, uploadHeaders } from "../test-support/agent-client.js";
+import { newAgentKeys, scanDocument, uploadHeaders } from "../test-support/agent-client.js";
+import { issueTestDeployToken, registerTestAgent } from "../test-support/direct-enrolment.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
 
@@ -46,20 +45,9 @@ beforeAll(async () => {
     const owner = await accountWithKey(deps, { plan: "professional" });
     accountId = owner.accountId;
     await gradedPractice(deps, accountId, NPI);
-    const issue = (keyId: string, maxUses = 1) =>
-      issueDeployToken(deps, {
-        accountId,
-        keyId,
-        npi: NPI,
-        serverUrl: "https://127.0.0.1:8443",
-        caSha256: "a".repeat(64),
-        maxUses,
-      });
+    const issue = (keyId: string, maxUses = 1) => issueTestDeployToken(deps, { accountId, keyId, npi: NPI, maxUses });
     const used = await issue(owner.keyId);
-    const request = AgentRegistrationRequestSchema.parse(
-      registrationBody(used.deploy_token, agentKeys, "frontdesk-01"),
-    );
-    agentId = (await registerAgent(deps, request, "https://127.0.0.1:8443")).agent_id;
+    agentId = (await registerTestAgent(deps, used.deploy_token, agentKeys)).agent_id;
     await issue(owner.keyId, 3);
     laptopKeyId = (await issueApiKey(deps, { accountId, label: "onboarding laptop" })).keyId;
     await issue(laptopKeyId);

@@ -1,17 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { AgentRegistrationRequestSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createSecretBox, loadMasterKey } from "../secrets/master-key.js";
 import { openMigratedStore } from "../server.js";
-import { registerAgent } from "../services/agents.js";
 import { auditLeafHash, auditRecordOf } from "../services/audit.js";
-import { issueDeployToken } from "../services/deploy-tokens.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { Engine } from "../store/migrations/engine.js";
-import { newAgentKeys, registrationBody } from "../test-support/agent-client.js";
+import { issueTestDeployToken, registerTestAgent } from "../test-support/direct-enrolment.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
 import { createTestSchema, shouldRunPostgres, urlWithSchema } from "../test-support/postgres.js";
 
@@ -90,20 +87,9 @@ function operatorAuditSuite(
       expect(practice.code, practice.stderr).toBe(0);
       // A scanner enrolled with one token, and a second token still active: what the server would have made.
       const { agentId, tokenId } = await withStore(async (deps) => {
-        const issue = (maxUses: number) =>
-          issueDeployToken(deps, {
-            accountId,
-            keyId,
-            npi: NPI,
-            serverUrl: "https://127.0.0.1:8443",
-            caSha256: "a".repeat(64),
-            maxUses,
-          });
+        const issue = (maxUses: number) => issueTestDeployToken(deps, { accountId, keyId, npi: NPI, maxUses });
         const used = await issue(1);
-        const request = AgentRegistrationRequestSchema.parse(
-          registrationBody(used.deploy_token, newAgentKeys(), "frontdesk-01"),
-        );
-        const agent = await registerAgent(deps, request, "https://127.0.0.1:8443");
+        const agent = await registerTestAgent(deps, used.deploy_token);
         await issue(3);
         const active = await deps.store.db
           .selectFrom("deploy_tokens")
