@@ -192,12 +192,25 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
     /** The store with its hot statements counted by their first words (e.g. "update accounts"). */
     const countingStore = () => {
       const seen = new Map<string, number>();
+      const count = (text: string) => {
+        const head = text.split(" ").slice(0, 3).join(" ");
+        seen.set(head, (seen.get(head) ?? 0) + 1);
+      };
+      const inner = store.hot;
       const hot: HotSql = {
+        engine: inner.engine,
         all(executor, text, params) {
-          const head = text.split(" ").slice(0, 3).join(" ");
-          seen.set(head, (seen.get(head) ?? 0) + 1);
-          return store.hot.all(executor, text, params);
+          count(text);
+          return inner.all(executor, text, params);
         },
+        ...(inner.insertLastRowid
+          ? {
+              insertLastRowid(text: string, params: readonly unknown[]) {
+                count(text);
+                return inner.insertLastRowid!(text, params);
+              },
+            }
+          : {}),
       };
       return { deps: { ...deps, store: { ...store, hot } }, hot, seen };
     };
