@@ -28,7 +28,7 @@ const list = workspaces();
 for (const ws of list) rmSync(join(ws.dir, ".test-results"), { recursive: true, force: true });
 
 const extra = process.argv.slice(2);
-const turbo = spawnSync("npx", ["--no-install", "turbo", "run", "test", "--output-logs=full", ...extra], {
+const turbo = spawnSync("npx", ["--no-install", "turbo", "run", "test", "--continue", "--output-logs=full", ...extra], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1", DO_NOT_TRACK: "1" },

@@ -7,6 +7,9 @@ import { build } from "esbuild";
 const root = import.meta.dirname;
 const result = await build({
   entryPoints: [join(root, "src/bin.ts")],
+  // @hcs/protocol from its TypeScript sources, not its build: `npm pack` works on a fresh clone after `npm ci`,
+  // before (or without) anything else is built.
+  alias: { "@hcs/protocol": join(root, "..", "..", "packages", "protocol", "src", "index.ts") },
   outfile: join(root, "dist/bin.js"),
   bundle: true,
   platform: "node",
@@ -22,6 +25,10 @@ const result = await build({
   },
   logLevel: "warning",
 });
+
+const fromProtocolBuild = Object.keys(result.metafile.inputs).filter((i) => i.includes("packages/protocol/dist/"));
+if (fromProtocolBuild.length > 0)
+  throw new Error(`the bundle must not depend on @hcs/protocol's build: ${fromProtocolBuild.join(", ")}`);
 
 // Licenses of everything bundled, for redistribution.
 const seen = new Set();

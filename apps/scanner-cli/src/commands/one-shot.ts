@@ -6,7 +6,8 @@ import { runScan, type ScanOptions } from "./scan.js";
 
 /**
  * For CI: registers a throw-away identity with the token (kept in memory only), scans, uploads and prints the
- * grade. Nothing of the identity is written to disk; an upload that cannot be sent is spooled like any other.
+ * grade. Nothing of the identity is written to disk, nor its result (`status` shows the registered agent's own
+ * last scan only); an upload that cannot be sent is spooled like any other.
  */
 export async function oneShotCommand(ctx: CommandContext, o: ScanOptions & TokenOptions): Promise<ExitCode> {
   const files = filesFor(ctx, o);
@@ -19,5 +20,5 @@ export async function oneShotCommand(ctx: CommandContext, o: ScanOptions & Token
   const registration = await enrol(ctx, token, true);
   if (!o.json && !o.quiet)
     ctx.output.err(`registered one-shot identity ${registration.config.agent_id} for NPI ${registration.config.npi}`);
-  return runScan(ctx, { ...o, upload: true }, files, registration);
+  return runScan(ctx, { ...o, upload: true, keepLastScan: false }, files, registration);
 }

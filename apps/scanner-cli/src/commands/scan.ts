@@ -31,6 +31,8 @@ export interface ScanOptions extends CommonOptions {
   /** Per-phase time budget in seconds (--timeout). */
   readonly timeout?: number;
   readonly ephiPaths?: string;
+  /** False for one-shot: it keeps no state, so `status` of the registered agent never shows its result. */
+  readonly keepLastScan?: boolean;
 }
 
 /** Runs the 12-phase scan (or the selected phases), writes --out, uploads or spools, prints the outcome. */
@@ -138,11 +140,12 @@ export async function runScan(
       ? { ...summary.localGrade, scope: "this host" as const }
       : null;
 
-  writeFileAtomic(
-    files.lastScan,
-    `${JSON.stringify({ scan_id: document.scan_id, completed_at: document.completed_at, summary: { phases: summary.phases, findings: summary.findings }, upload: upload?.kind ?? "not_uploaded", grade: gradeShown }, null, 2)}\n`,
-    0o600,
-  );
+  if (o.keepLastScan !== false)
+    writeFileAtomic(
+      files.lastScan,
+      `${JSON.stringify({ scan_id: document.scan_id, completed_at: document.completed_at, summary: { phases: summary.phases, findings: summary.findings }, upload: upload?.kind ?? "not_uploaded", grade: gradeShown }, null, 2)}\n`,
+      0o600,
+    );
 
   let exit: ExitCode = EXIT.ok;
   if (upload?.kind === "spooled") exit = EXIT.spooled;

@@ -53,6 +53,27 @@ describe("the npm package", () => {
     expect(files.filter((f) => f.endsWith(".node"))).toEqual([]);
   });
 
+  it("passes npm publish --dry-run (offline: nothing is sent), with the same five files", () => {
+    const out = execFileSync(
+      "npm",
+      ["publish", "--dry-run", "--json", "--offline", "--registry", "http://127.0.0.1:9/"],
+      {
+        cwd: PKG_DIR,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    // stdout: prepack's one line, then the JSON report keyed by package name.
+    const report = JSON.parse(out.slice(out.indexOf("{")))["@hcs/scanner-cli"] as { files: { path: string }[] };
+    expect(report.files.map((f) => f.path).sort()).toEqual([
+      "README.md",
+      "bin/hcs-scanner.js",
+      "dist/THIRD_PARTY_LICENSES.txt",
+      "dist/bin.js",
+      "package.json",
+    ]);
+  }, 120_000);
+
   it("installs into an empty prefix offline and runs with plain node", async () => {
     expect(existsSync(installedBin)).toBe(true);
     const r = await runScanner(["--version"], { bin: [installedBin] });

@@ -181,7 +181,7 @@ describe("hcs-scanner against a real hcs-server", () => {
 });
 
 describe("one-shot (CI)", () => {
-  it("registers an ephemeral identity, scans, uploads, prints the grade and saves no identity", async () => {
+  it("registers an ephemeral identity, scans, uploads, prints the grade and saves neither identity nor result", async () => {
     const token = await server.deployToken(NPI);
     const dir = join(work, "ci");
     const r = await runScanner(["one-shot", ...FAST, dir, "--json"], { env: { HCS_DEPLOY_TOKEN: token } });
@@ -191,6 +191,10 @@ describe("one-shot (CI)", () => {
     expect(out.grade.npi).toBe(NPI);
     expect(existsSync(join(dir, "agent.json"))).toBe(false);
     expect(existsSync(join(dir, "agent-ed25519.pem"))).toBe(false);
-    expect(readdirSync(dir)).toContain("last-scan.json");
+    // Nor its result: a registered agent's `status` in the same directory never shows a one-shot's scan.
+    expect(existsSync(dir) ? readdirSync(dir) : []).not.toContain("last-scan.json");
+    expect(out.scan_id).toMatch(/^[0-9a-f-]{36}$/);
+    const status = await runScanner(["status", "--config-dir", dir, "--json"]);
+    expect(status.stdout, status.stderr).not.toContain(out.scan_id);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectResult } from "../../host/host.js";
 import { createNetProbe } from "../../host/net.js";
@@ -7,17 +7,51 @@ import { TOP_100_TCP_PORTS } from "./common-ports.js";
 import { RttEstimator } from "./rtt.js";
 import { scanTcpPorts } from "./scanner.js";
 
-const LISTENERS = [
-  { host: "127.0.3.1", port: 23 },
-  { host: "127.0.3.1", port: 3389 },
-  { host: "127.0.3.7", port: 5432 },
-  { host: "127.0.3.20", port: 445 },
-];
-const HOSTS = Array.from({ length: 20 }, (_, i) => `127.0.3.${i + 1}`);
+/** Whether anything accepts a TCP connection at host:port (plain node:net, not the code under test). */
+const answers = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(1000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+
+/**
+ * 20 loopback addresses on which none of the top-100 ports answers, chosen at run time: a fixed block fails when
+ * something else on the machine listens there (another test, a local service bound to 127.0.0.0/8).
+ */
+async function freeLoopbackBlock(): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const block = `127.${100 + Math.floor(Math.random() * 150)}.${Math.floor(Math.random() * 256)}`;
+    const hosts = Array.from({ length: 20 }, (_, i) => `${block}.${i + 1}`);
+    const busy = await Promise.all(hosts.flatMap((h) => TOP_100_TCP_PORTS.map((p) => answers(h, p))));
+    if (!busy.includes(true)) return block;
+  }
+  throw new Error("no free block of 20 loopback addresses found");
+}
+
+let BLOCK = "";
+let LISTENERS: { host: string; port: number }[] = [];
+let HOSTS: string[] = [];
 
 describe("scanTcpPorts against loopback listeners", () => {
   const servers: Server[] = [];
   beforeAll(async () => {
+    BLOCK = await freeLoopbackBlock();
+    LISTENERS = [
+      { host: `${BLOCK}.1`, port: 23 },
+      { host: `${BLOCK}.1`, port: 3389 },
+      { host: `${BLOCK}.7`, port: 5432 },
+      { host: `${BLOCK}.20`, port: 445 },
+    ];
+    HOSTS = Array.from({ length: 20 }, (_, i) => `${BLOCK}.${i + 1}`);
     for (const l of LISTENERS) {
       const s = createServer((c) => c.destroy());
       await new Promise<void>((resolve, reject) => {
@@ -43,10 +77,10 @@ describe("scanTcpPorts against loopback listeners", () => {
     it(`finds exactly the open ports with ${name}, in host then port order`, async () => {
       const report = await scanTcpPorts({ net, hosts: HOSTS, ports: TOP_100_TCP_PORTS, concurrency });
       expect(report.open.map((o) => `${o.host}:${o.port}`)).toEqual([
-        "127.0.3.1:23",
-        "127.0.3.1:3389",
-        "127.0.3.7:5432",
-        "127.0.3.20:445",
+        `${BLOCK}.1:23`,
+        `${BLOCK}.1:3389`,
+        `${BLOCK}.7:5432`,
+        `${BLOCK}.20:445`,
       ]);
       expect(report.closed).toBe(HOSTS.length * 100 - 4);
       expect(report.filtered).toBe(0);
