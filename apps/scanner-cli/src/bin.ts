@@ -54,6 +54,8 @@ Exit codes:
   2  usage error (bad option, bad --targets, malformed deploy token)
   3  grade below --fail-under
   4  scan done but not uploaded yet: saved to the spool, sent by the next run or \`hcs-scanner flush\`
+  130  interrupted (Ctrl-C or SIGTERM): the scan stops cleanly first; a second Ctrl-C quits at once
+Under --json every error is also written to stdout as {"error":{"code":…,"message":…}}.
 
 Configuration lives in --config-dir (default: HCS_SCANNER_CONFIG_DIR, else ~/.config/hcs-scanner on Linux,
 ~/Library/Application Support/hcs-scanner on macOS, %APPDATA%\\hcs-scanner on Windows). NO_COLOR disables colour.`;
@@ -63,7 +65,8 @@ const program = new Command("hcs-scanner")
     "HCS internal network scanner: a 12-phase HIPAA check of this machine and the network you name, uploaded signed to your HCS server.\nNo patient data ever leaves this machine: only counts, settings and locations.",
   )
   .version(SCANNER_VERSION)
-  .showHelpAfterError()
+  // A usage error is one line and a hint, not the whole help (as gh and trivy do).
+  .showHelpAfterError("(see `hcs-scanner --help`, or `hcs-scanner <command> --help`)")
   .exitOverride()
   .addHelpText("after", EXIT_CODES_HELP);
 
@@ -94,7 +97,12 @@ const scanOptions = (cmd: Command) =>
     .option("--out <file>", "also write the full scan document (JSON) to this file")
     .option("--no-upload", "do not upload (the scan is still summarised and graded locally)")
     .addOption(new Option("--fail-under <grade>", "exit 3 when the grade is below this letter").argParser(gradeOption))
-    .addOption(new Option("--timeout <seconds>", "time budget of each phase").argParser(seconds));
+    .addOption(
+      new Option(
+        "--timeout <seconds>",
+        "time budget of each phase (default: the phase's own, 2 to 10 minutes)",
+      ).argParser(seconds),
+    );
 
 // Each command's module is loaded by its action, when that command runs: `--help`, `--version` and the light
 // commands do not pay for the phases, the EOL dataset, systeminformation, execa, listr2 or got at start-up.
@@ -125,14 +133,20 @@ common(scanOptions(tokenOptions(program.command("one-shot"))))
 
 common(program.command("phases"))
   .description("List the 12 phases, their HIPAA controls and platform support")
+  .addHelpText("after", "\nExamples:\n  hcs-scanner phases\n  hcs-scanner phases --json | jq '.[].id'")
   .action(async (o) => (await import("./commands/phases.js")).phasesCommand(ctx, o));
 
 common(program.command("status"))
   .description("Show the registration, the last scan and uploads waiting in the spool")
+  .addHelpText("after", "\nExamples:\n  hcs-scanner status\n  hcs-scanner status --json --config-dir /etc/hcs-scanner")
   .action(async (o) => (await import("./commands/status.js")).statusCommand(ctx, o));
 
 common(program.command("flush"))
   .description("Send spooled uploads now (exit 4 if some still cannot be sent)")
+  .addHelpText(
+    "after",
+    "\nExamples:\n  hcs-scanner flush\n  hcs-scanner flush --json   # in a scheduled task: exit 4 while the server stays unreachable",
+  )
   .action(async (o) => finish(await (await import("./commands/flush.js")).flushCommand(ctx, o)));
 
 function finish(code: ExitCode): void {
@@ -141,6 +155,8 @@ function finish(code: ExitCode): void {
 
 /** Exits once stdout and stderr have drained (a pipe may still hold the JSON a CI job is waiting for). */
 function exit(code: number): void {
+  // Interrupted (Ctrl-C, SIGTERM): the scan stopped cleanly and said so; the exit code says it was interrupted.
+  if (interrupted > 0) code = 130;
   let pending = 2;
   const done = () => {
     if (--pending === 0) process.exit(code);
@@ -149,20 +165,34 @@ function exit(code: number): void {
   process.stderr.write("", done);
 }
 
+/** Under --json, a failure is also a JSON object on stdout (`{"error":{code,message}}`): scripts read one stream. */
+const jsonRequested = process.argv.includes("--json");
+function fail(code: string, message: string, exitCode: number, line = `hcs-scanner: ${message}`): void {
+  output.err(line);
+  if (jsonRequested) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  exit(exitCode);
+}
+
 program.parseAsync(process.argv).then(
   () => exit(EXIT.ok),
   (err: unknown) => {
     if (err instanceof ExitWith) return exit(err.exitCode);
-    if (err instanceof CommanderError) return exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
-    if (err instanceof CliError) {
-      output.err(`hcs-scanner: ${err.message}`);
-      return exit(err.exitCode);
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return exit(EXIT.ok);
+      // commander printed the one-line error and the hint on stderr already.
+      if (jsonRequested)
+        process.stdout.write(
+          `${JSON.stringify({ error: { code: "usage", message: err.message.replace(/^error: /, "") } })}\n`,
+        );
+      return exit(EXIT.usage);
     }
-    if (err instanceof ServerRefusal) {
-      output.err(`hcs-scanner: the server refused the request (${err.status} ${err.code}): ${err.message}`);
-      return exit(EXIT.failure);
-    }
-    output.err(`hcs-scanner: unexpected error: ${err instanceof Error ? err.message : String(err)}`);
-    return exit(EXIT.failure);
+    if (err instanceof CliError) return fail(err.code, err.message, err.exitCode);
+    if (err instanceof ServerRefusal)
+      return fail(
+        "server_refused",
+        `the server refused the request (${err.status} ${err.code}): ${err.message}`,
+        EXIT.failure,
+      );
+    return fail("internal", `unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.failure);
   },
 );
