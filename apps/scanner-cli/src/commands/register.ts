@@ -8,6 +8,7 @@ import {
 } from "@hcs/protocol";
 import { CliError } from "../cli/errors.js";
 import { loadRegistration, type Registration, saveRegistration } from "../config/agent-config.js";
+import { probeWritableDir } from "../config/atomic-write.js";
 import { type AgentKeys, generateAgentKeys, signMessage } from "../identity/keys.js";
 import { readDeployToken } from "../token/read-token.js";
 import { fetchPinnedCa } from "../transport/pinned-ca.js";
@@ -80,6 +81,14 @@ export async function registerCommand(
   o: CommonOptions & TokenOptions & { force?: boolean },
 ): Promise<void> {
   const files = filesFor(ctx, o);
+  // Arguments first, then local state, then the server: a bad or missing token is named as such whatever is
+  // saved, and nothing local can fail after the server has spent a use of the token.
+  const token = await readDeployToken({
+    ...o,
+    env: ctx.env.HCS_DEPLOY_TOKEN,
+    readStdin: ctx.readStdin,
+    warn: ctx.output.err,
+  });
   const existing = loadRegistration(files, ctx.platform);
   if (existing && !o.force) {
     throw new CliError(
@@ -87,12 +96,12 @@ export async function registerCommand(
       `this machine is already registered as ${existing.config.agent_id} for NPI ${existing.config.npi}; pass --force to replace that identity`,
     );
   }
-  const token = await readDeployToken({
-    ...o,
-    env: ctx.env.HCS_DEPLOY_TOKEN,
-    readStdin: ctx.readStdin,
-    warn: ctx.output.err,
-  });
+  const writable = probeWritableDir(files.dir);
+  if (!writable.ok)
+    throw new CliError(
+      "config_unreadable",
+      `cannot write the scanner's configuration at ${writable.path} (${writable.code}); choose a writable --config-dir or fix its permissions — the deploy token was not used`,
+    );
   const registration = await enrol(ctx, token, false);
   saveRegistration(files, registration);
   const c = registration.config;

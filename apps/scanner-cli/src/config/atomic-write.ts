@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
@@ -18,4 +18,21 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   }
   chmodSync(tmp, mode);
   renameSync(tmp, path);
+}
+
+/**
+ * Proves `dir` can hold the scanner's files before anything irreversible happens (a deploy token spent on the
+ * server): creates it (0700) and writes and removes a probe file. Answers the failing path and the error code.
+ */
+export function probeWritableDir(dir: string): { ok: true } | { ok: false; path: string; code: string } {
+  let path = dir;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    path = `${dir}/.write-probe-${randomBytes(6).toString("hex")}`;
+    closeSync(openSync(path, "wx", 0o600));
+    rmSync(path);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, path, code: (err as NodeJS.ErrnoException).code ?? String(err) };
+  }
 }

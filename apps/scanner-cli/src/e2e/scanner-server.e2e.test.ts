@@ -37,6 +37,30 @@ describe("hcs-scanner against a real hcs-server", () => {
     expect(again.stderr).toContain("already registered");
   });
 
+  it("checks the arguments before the saved state: a bad, missing or doubled token is named as such", async () => {
+    const dir = configDir(); // registered by the test above
+    const garbage = await runScanner(["register", "--key", "nonsense", "--config-dir", dir]);
+    expect([garbage.code, garbage.stderr]).toEqual([2, expect.stringContaining("is not an HCS deploy token")]);
+    const none = await runScanner(["register", "--config-dir", dir]);
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining("a deploy token is needed")]);
+    const missing = await runScanner(["register", "--key-file", join(work, "no-such-file"), "--config-dir", dir]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("cannot read the deploy token file")]);
+    const both = await runScanner(["register", "--key", "x", "--key-file", "y", "--config-dir", dir]);
+    expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("not both")]);
+  });
+
+  it("refuses an unwritable configuration directory before spending the token, which then still registers", async () => {
+    const tokenFile = join(work, "token-2.txt");
+    writeFileSync(tokenFile, await server.deployToken(NPI));
+    // A directory under a file: ENOTDIR whoever runs the test (root ignores permission bits).
+    const blocked = join(tokenFile, "cfg");
+    const r = await runScanner(["register", "--key-file", tokenFile, "--config-dir", blocked]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot write the scanner's configuration at .*token-2\.txt.*\(ENOTDIR\).*not used/);
+    const ok = await runScanner(["register", "--key-file", tokenFile, "--config-dir", join(work, "second")]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
   it("scans, uploads and prints the grade; --json is machine-readable; --fail-under sets exit 3 exactly when below", async () => {
     const r = await runScanner(["scan", ...FAST, configDir(), "--json", "--fail-under", "A"]);
     const out = JSON.parse(r.stdout);

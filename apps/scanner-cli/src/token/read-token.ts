@@ -28,6 +28,8 @@ const PROBLEM_TEXT: Record<string, string> = {
 export async function readDeployToken(sources: TokenSources): Promise<{ token: string; parts: DeployTokenParts }> {
   let token: string | undefined;
   let from: string;
+  if (sources.key !== undefined && sources.keyFile !== undefined)
+    throw new CliError("usage", "give the deploy token one way: --key or --key-file, not both");
   if (sources.key === "-") {
     token = (await sources.readStdin()).trim();
     from = "standard input";
