@@ -7,7 +7,13 @@ import {
   registrationProofMessage,
 } from "@hcs/protocol";
 import { CliError } from "../cli/errors.js";
-import { loadRegistration, type Registration, saveRegistration } from "../config/agent-config.js";
+import {
+  forgetPendingKeys,
+  loadRegistration,
+  pendingRegistrationKeys,
+  type Registration,
+  saveRegistration,
+} from "../config/agent-config.js";
 import { probeWritableDir } from "../config/atomic-write.js";
 import { type AgentKeys, generateAgentKeys, signMessage } from "../identity/keys.js";
 import { readDeployToken } from "../token/read-token.js";
@@ -33,9 +39,9 @@ export async function enrol(
   ctx: CommandContext,
   token: { token: string; parts: DeployTokenParts },
   ephemeral: boolean,
+  keys: AgentKeys = generateAgentKeys(),
 ): Promise<Registration> {
   const caPem = await fetchPinnedCa(token.parts.serverUrl, token.parts.caSha256);
-  const keys: AgentKeys = generateAgentKeys();
   const client = clientFor(ctx, { server_url: token.parts.serverUrl, ca_pem: caPem });
   const body = {
     deploy_token: token.token,
@@ -102,8 +108,18 @@ export async function registerCommand(
       "config_unreadable",
       `cannot write the scanner's configuration at ${writable.path} (${writable.code}); choose a writable --config-dir or fix its permissions — the deploy token was not used`,
     );
-  const registration = await enrol(ctx, token, false);
-  saveRegistration(files, registration);
+  // The key pair is saved before the server is called and re-used by a retry: if this run registers but cannot
+  // save, running the command again gets the same agent back instead of spending another use of the token.
+  const registration = await enrol(ctx, token, false, pendingRegistrationKeys(files));
+  try {
+    saveRegistration(files, registration);
+  } catch (err) {
+    throw new CliError(
+      "config_unreadable",
+      `registered as ${registration.config.agent_id}, but could not save it in ${files.dir} (${(err as NodeJS.ErrnoException).code ?? String(err)}); fix that and run the same command again: it re-uses this key, so the token is not spent twice`,
+    );
+  }
+  forgetPendingKeys(files);
   const c = registration.config;
   if (o.json) {
     ctx.output.out(

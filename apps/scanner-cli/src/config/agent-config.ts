@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { CliError } from "../cli/errors.js";
-import { type AgentKeys, keysFromPem, privateKeyPem } from "../identity/keys.js";
+import { type AgentKeys, generateAgentKeys, keysFromPem, privateKeyPem } from "../identity/keys.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import type { ConfigFiles } from "./paths.js";
 
@@ -56,4 +56,27 @@ export function loadRegistration(
   } catch {
     throw new CliError("config_unreadable", `${files.privateKey} is not a valid Ed25519 key; register again`);
   }
+}
+
+/**
+ * The key pair for a registration under way: the one a previous attempt saved (its registration may have reached
+ * the server — the server answers the same key with the same token with the same agent), else a new one, saved
+ * (0600) before the server is called.
+ */
+export function pendingRegistrationKeys(files: ConfigFiles): AgentKeys {
+  if (existsSync(files.pendingKey)) {
+    try {
+      return keysFromPem(readFileSync(files.pendingKey, "utf8"));
+    } catch {
+      // Damaged (a crash mid-write is ruled out by the atomic write; a hand edit is not): start afresh.
+    }
+  }
+  const keys = generateAgentKeys();
+  writeFileAtomic(files.pendingKey, privateKeyPem(keys), 0o600);
+  return keys;
+}
+
+/** The registration is saved: its key is the agent's key now. */
+export function forgetPendingKeys(files: ConfigFiles): void {
+  rmSync(files.pendingKey, { force: true });
 }

@@ -21,6 +21,8 @@ export function configFiles(dir: string) {
     dir,
     agent: join(dir, "agent.json"),
     privateKey: join(dir, "agent-ed25519.pem"),
+    /** The key pair of a registration under way: kept until the registration is saved, so a retry re-uses it. */
+    pendingKey: join(dir, "pending-ed25519.pem"),
     lastScan: join(dir, "last-scan.json"),
     spool: join(dir, "spool"),
     rejected: join(dir, "spool", "rejected"),

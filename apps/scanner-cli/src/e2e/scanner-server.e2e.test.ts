@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeDeployToken, encodeDeployToken, ScanResultDocumentSchema } from "@hcs/protocol";
@@ -47,6 +57,26 @@ describe("hcs-scanner against a real hcs-server", () => {
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("cannot read the deploy token file")]);
     const both = await runScanner(["register", "--key", "x", "--key-file", "y", "--config-dir", dir]);
     expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("not both")]);
+  });
+
+  it("retries a registration that reached the server but could not be saved: same key, same agent, one use", async () => {
+    const tokenFile = join(work, "token-3.txt");
+    writeFileSync(tokenFile, await server.deployToken(NPI));
+    const dir = join(work, "retry");
+    // The identity cannot be saved (a directory stands where its key goes) after the server has registered it.
+    mkdirSync(join(dir, "agent-ed25519.pem", "blocker"), { recursive: true });
+    const first = await runScanner(["register", "--key-file", tokenFile, "--config-dir", dir]);
+    expect(first.code).toBe(1);
+    const agentId = /registered as (agt_\w+), but could not save it/.exec(first.stderr)?.[1];
+    expect(agentId, first.stderr).toBeDefined();
+    expect(existsSync(join(dir, "pending-ed25519.pem"))).toBe(true);
+    rmSync(join(dir, "agent-ed25519.pem"), { recursive: true });
+    const again = await runScanner(["register", "--key-file", tokenFile, "--config-dir", dir, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).agent_id).toBe(agentId);
+    expect(existsSync(join(dir, "pending-ed25519.pem"))).toBe(false);
+    const agents = await server.api("GET", `/v1/a2a/network/agents/${NPI}`);
+    expect(agents.json.agents.filter((a: { agent_id: string }) => a.agent_id === agentId)).toHaveLength(1);
   });
 
   it("refuses an unwritable configuration directory before spending the token, which then still registers", async () => {

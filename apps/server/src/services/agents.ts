@@ -16,7 +16,7 @@ import {
 import { ServiceError } from "../errors.js";
 import { newId } from "../util/ids.js";
 import { timeSlicer } from "../util/time-slicer.js";
-import { consumeDeployToken } from "./deploy-tokens.js";
+import { consumeDeployToken, deployTokenHash } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { currentGradeIn, recordAssessmentIn } from "./grades.js";
 import { parseScanUpload } from "./scan-upload-parse.js";
@@ -55,9 +55,23 @@ export async function registerAgent(
     throw new ServiceError("invalid_signature", "the registration proof does not verify against public_key");
   }
   // One transaction: the use is counted only if the agent is stored, so a failed insert does not burn it.
-  const registeredAt = deps.now();
+  const now = deps.now();
   const registered = await deps.store.db.transaction().execute(async (trx) => {
-    const token = await consumeDeployToken(trx, request.deploy_token, registeredAt);
+    // A retry of a registration that succeeded (the scanner lost the answer, or could not save it): the same key
+    // with the same token is the same agent, answered again without spending another use.
+    const again = await trx
+      .selectFrom("agents as a")
+      .innerJoin("deploy_tokens as t", "t.id", "a.deploy_token_id")
+      .innerJoin("practices as p", "p.npi", "a.npi")
+      .select(["a.id", "a.npi", "a.registered_at", "p.name"])
+      .where("t.token_hash", "=", deployTokenHash(request.deploy_token))
+      .where("a.public_key", "=", request.public_key)
+      .where("a.revoked_at", "is", null)
+      .executeTakeFirst();
+    if (again)
+      return { agentId: again.id, npi: again.npi, practiceName: again.name, registeredAt: again.registered_at };
+    const registeredAt = iso(now);
+    const token = await consumeDeployToken(trx, request.deploy_token, now);
     const practice = await trx
       .selectFrom("practices")
       .select("name")
@@ -77,19 +91,19 @@ export async function registerAgent(
         os_release: request.os_release ?? null,
         scanner_version: request.scanner_version,
         ephemeral: request.ephemeral ? 1 : 0,
-        registered_at: iso(registeredAt),
+        registered_at: registeredAt,
         last_seen_at: null,
         revoked_at: null,
       })
       .execute();
-    return { agentId, npi: token.npi, practiceName: practice.name };
+    return { agentId, npi: token.npi, practiceName: practice.name, registeredAt };
   });
   return AgentRegistrationResponseSchema.parse({
     agent_id: registered.agentId,
     npi: registered.npi,
     practice_name: registered.practiceName,
     server_url: serverUrl,
-    registered_at: iso(registeredAt),
+    registered_at: registered.registeredAt,
   });
 }
 

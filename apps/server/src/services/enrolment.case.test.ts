@@ -108,6 +108,20 @@ function enrolmentSuite(engine: Engine, open: OpenTestStore) {
       expect(await usesOf(oneUse)).toBe(1);
     });
 
+    it("answers a retried registration (same key, same token) with the same agent, spending no other use", async () => {
+      const oneUse = await token();
+      const keys = newAgentKeys();
+      const first = await register(oneUse, "retry-host", keys);
+      const again = await register(oneUse, "retry-host", keys);
+      expect(again).toEqual(first);
+      expect(await usesOf(oneUse)).toBe(1);
+      expect(
+        await store.db.selectFrom("agents").select("id").where("hostname", "=", "retry-host").execute(),
+      ).toHaveLength(1);
+      // Another key with the used-up token is a new registration, refused as before.
+      await expect(register(oneUse, "retry-host")).rejects.toMatchObject({ code: "deploy_token_used" });
+    });
+
     it("lists deploy tokens with their state, never the token or its hash", async () => {
       const listed = await listDeployTokens(deps, OPERATOR, { npi: NPI });
       expect(listed.length).toBeGreaterThan(0);
