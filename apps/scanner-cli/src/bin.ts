@@ -57,7 +57,8 @@ Exit codes:
   130  interrupted (Ctrl-C or SIGTERM): the scan stops cleanly first; a second Ctrl-C quits at once
 Under --json every error is also written to stdout as {"error":{"code":…,"message":…}}.
 
-Configuration lives in --config-dir (default: HCS_SCANNER_CONFIG_DIR, else ~/.config/hcs-scanner on Linux,
+Configuration lives in --config-dir (default: HCS_SCANNER_CONFIG_DIR, else $XDG_CONFIG_HOME/hcs-scanner or
+~/.config/hcs-scanner on Linux,
 ~/Library/Application Support/hcs-scanner on macOS, %APPDATA%\\hcs-scanner on Windows). NO_COLOR disables colour.`;
 
 const program = new Command("hcs-scanner")

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -44,6 +44,18 @@ describe("hcs-scanner errors", () => {
       /--timeout <seconds>\s+time budget of each phase \(default:/,
     );
   });
+
+  it("prints a --no-upload scan's result even when the configuration directory cannot be written", async () => {
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const r = await runScanner(
+      ["scan", "--no-upload", "--phases", "disk_encryption", "--json", "--config-dir", join(file, "cfg")],
+      { env: { HOME: dir } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).scan_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).toMatch(/warning: could not save the last scan at .*a-file\/cfg\/last-scan\.json \(ENOTDIR\)/);
+  }, 60_000);
 
   it("exits 130 when interrupted, after stopping the scan cleanly", async () => {
     const child = spawn(

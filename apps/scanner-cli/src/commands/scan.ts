@@ -140,12 +140,21 @@ export async function runScan(
       ? { ...summary.localGrade, scope: "this host" as const }
       : null;
 
-  if (o.keepLastScan !== false)
-    writeFileAtomic(
-      files.lastScan,
-      `${JSON.stringify({ scan_id: document.scan_id, completed_at: document.completed_at, summary: { phases: summary.phases, findings: summary.findings }, upload: upload?.kind ?? "not_uploaded", grade: gradeShown }, null, 2)}\n`,
-      0o600,
-    );
+  if (o.keepLastScan !== false) {
+    try {
+      writeFileAtomic(
+        files.lastScan,
+        `${JSON.stringify({ scan_id: document.scan_id, completed_at: document.completed_at, summary: { phases: summary.phases, findings: summary.findings }, upload: upload?.kind ?? "not_uploaded", grade: gradeShown }, null, 2)}\n`,
+        0o600,
+      );
+    } catch (err) {
+      // The scan's result is still printed below: a configuration directory that cannot be written costs only the
+      // record `status` reads.
+      ctx.output.err(
+        `warning: could not save the last scan at ${files.lastScan} (${(err as NodeJS.ErrnoException).code ?? String(err)}); \`hcs-scanner status\` will not show it — choose a writable --config-dir`,
+      );
+    }
+  }
 
   let exit: ExitCode = EXIT.ok;
   if (upload?.kind === "spooled") exit = EXIT.spooled;

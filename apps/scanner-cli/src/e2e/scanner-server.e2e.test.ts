@@ -117,6 +117,7 @@ describe("hcs-scanner against a real hcs-server", () => {
     const status = JSON.parse((await runScanner(["status", "--json", "--config-dir", configDir()])).stdout);
     expect(status.spooled_uploads).toHaveLength(1);
     const scanId = status.spooled_uploads[0].scan_id;
+    expect(status.last_scan).toMatchObject({ scan_id: scanId, upload: "spooled" });
     expect(JSON.parse(readFileSync(join(work, "spooled-scan.json"), "utf8")).scan_id).toBe(scanId);
     const stillDown = await runScanner(["flush", "--config-dir", configDir()]);
     expect(stillDown.code).toBe(4);
@@ -135,6 +136,8 @@ describe("hcs-scanner against a real hcs-server", () => {
     expect(JSON.parse(twice.stdout).sent).toEqual([expect.objectContaining({ scan_id: scanId, duplicate: true })]);
     const after = JSON.parse((await runScanner(["status", "--json", "--config-dir", configDir()])).stdout);
     expect(after.spooled_uploads).toEqual([]);
+    // The last scan says it was sent, not still spooled.
+    expect(after.last_scan).toMatchObject({ scan_id: scanId, upload: "uploaded" });
   }, 180_000);
 
   it("never puts ePHI content in the upload: fake SSNs and MRNs are counted, not copied", async () => {

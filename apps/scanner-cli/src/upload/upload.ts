@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import {
   describeExceededLimit,
   SCAN_UPLOAD_LIMITS,
@@ -8,6 +9,7 @@ import {
   uploadSigningMessage,
 } from "@hcs/protocol";
 import { CliError } from "../cli/errors.js";
+import { writeFileAtomic } from "../config/atomic-write.js";
 import type { ConfigFiles } from "../config/paths.js";
 import { type AgentKeys, signMessage } from "../identity/keys.js";
 import { type ServerClient, ServerRefusal } from "../transport/server-client.js";
@@ -101,8 +103,32 @@ export async function flushSpool(
         rejected.push({ scan_id: entry.scan_id, reason: `${err.code}: ${err.message}` });
         continue;
       }
+      settleLastScan(files, sent, rejected);
       return { sent, rejected, remaining: queue.length - sent.length - rejected.length };
     }
   }
+  settleLastScan(files, sent, rejected);
   return { sent, rejected, remaining: 0 };
+}
+
+/**
+ * `status` reads the last scan's upload state from last-scan.json: once its spooled upload is sent (or refused),
+ * say so there, so that status after a flush does not still read "spooled". A last scan that cannot be read or
+ * rewritten is left as it is (status then shows what it knew).
+ */
+function settleLastScan(files: ConfigFiles, sent: FlushReport["sent"], rejected: FlushReport["rejected"]): void {
+  if (!existsSync(files.lastScan)) return;
+  try {
+    const last = JSON.parse(readFileSync(files.lastScan, "utf8")) as { scan_id?: string; upload?: string };
+    const wasSent = sent.find((s) => s.scan_id === last.scan_id);
+    const wasRejected = rejected.some((r) => r.scan_id === last.scan_id);
+    if (!wasSent && !wasRejected) return;
+    writeFileAtomic(
+      files.lastScan,
+      `${JSON.stringify({ ...last, upload: wasSent ? "uploaded" : "rejected" }, null, 2)}\n`,
+      0o600,
+    );
+  } catch {
+    // Not ours to fail a flush over.
+  }
 }
