@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,6 +55,37 @@ describe("hcs-scanner errors", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).scan_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.stderr).toMatch(/warning: could not save the last scan at .*a-file\/cfg\/last-scan\.json \(ENOTDIR\)/);
+  }, 60_000);
+
+  it("prints the findings as a table, most severe first with a fix, and warns of an --ephi-paths that does not exist", async () => {
+    const out = join(dir, "scan.json");
+    const missing = join(dir, "no-such-share");
+    const r = await runScanner(
+      [
+        "scan",
+        "--no-upload",
+        "--phases",
+        "disk_encryption,access_control,ephi_flow",
+        "--ephi-paths",
+        missing,
+        "--out",
+        out,
+        "--config-dir",
+        join(dir, "c"),
+      ],
+      { env: { HOME: dir } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: --ephi-paths ${missing} does not exist: it is not scanned`);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as {
+      phases: { findings: { severity: string; title: string }[] }[];
+    };
+    const listed = doc.phases.flatMap((p) => p.findings).filter((f) => f.severity !== "info");
+    if (listed.length === 0) expect(r.stdout).toMatch(/No findings/);
+    else {
+      expect(r.stdout).toMatch(/^SEVERITY\s+FINDING\s+HOST\s+FIX$/m);
+      for (const f of listed) expect(r.stdout).toContain(f.title.slice(0, 40));
+    }
   }, 60_000);
 
   it("exits 130 when interrupted, after stopping the scan cleanly", async () => {

@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { type Grade, type GradeRecord, gradeAtLeast, type Platform, SEVERITIES } from "@hcs/protocol";
 import { CliError, EXIT, type ExitCode } from "../cli/errors.js";
+import { findingsTable } from "../cli/findings-table.js";
 import { paint } from "../cli/output.js";
 import { liveProgress, type Progress, plainProgress, silentProgress } from "../cli/progress.js";
 import { loadRegistration, type Registration } from "../config/agent-config.js";
@@ -72,6 +74,10 @@ export async function runScan(
     .map((p) => p.trim())
     .filter(Boolean)
     .map((p) => resolve(ctx.cwd, p));
+  // A mistyped folder would otherwise read as "no ePHI found there".
+  for (const path of ephiPaths)
+    if (!existsSync(path))
+      ctx.output.err(`warning: --ephi-paths ${path} does not exist: it is not scanned (check the spelling)`);
   const results = await runPhases({
     host,
     phases: selection.phases,
@@ -213,6 +219,9 @@ export async function runScan(
     ctx.output.out(
       `Findings: ${paint(ctx.output, "red", `${f.critical} critical`)}, ${f.high} high, ${f.medium} medium, ${f.low} low, ${f.info} info`,
     );
+    ctx.output.out("");
+    for (const line of findingsTable(results.flatMap((r) => r.findings))) ctx.output.out(line);
+    ctx.output.out("");
     if (flushed > 0) ctx.output.out(`Sent ${flushed} earlier scan(s) from the spool.`);
     for (const line of leftOutLines(leftOut)) ctx.output.out(paint(ctx.output, "yellow", line));
     if (upload?.kind === "uploaded")
