@@ -6,6 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
+/**
+ * The Node that runs the test server: the one running the tests, unless HCS_TEST_SERVER_NODE names another. CI runs
+ * the scanner's tests under the current LTS Node as well, while the server (whose SQLite driver is a native module
+ * built for the installed Node) keeps the Node it was installed with.
+ */
+const SERVER_NODE = process.env.HCS_TEST_SERVER_NODE || process.execPath;
+
 const SERVER_BIN = join(import.meta.dirname, "..", "..", "..", "server", "src", "bin.ts");
 const run = promisify(execFile);
 
@@ -56,7 +63,7 @@ export class HcsServerProcess {
 
   /** Starts (or restarts) the server process on the same port and data directory. */
   async up(): Promise<void> {
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER_BIN, "serve", "--no-worker"], {
+    const child = spawn(SERVER_NODE, ["--import", "tsx", SERVER_BIN, "serve", "--no-worker"], {
       env: this.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -97,7 +104,7 @@ export class HcsServerProcess {
   }
 
   async cli(args: string[]): Promise<string> {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", SERVER_BIN, ...args], {
+    const { stdout } = await run(SERVER_NODE, ["--import", "tsx", SERVER_BIN, ...args], {
       env: this.env,
       timeout: 60_000,
     });
