@@ -166,6 +166,24 @@ function exit(code: number): void {
   process.stderr.write("", done);
 }
 
+const FILE_ADVICE: Record<string, string> = {
+  EACCES: "this user may not write there: fix the permissions or choose another path (--config-dir, --out)",
+  EPERM: "this user may not write there: fix the permissions or choose another path (--config-dir, --out)",
+  EROFS: "the file system is read-only: choose another path (--config-dir, --out)",
+  ENOTDIR: "part of the path is a file, not a directory: choose another path (--config-dir, --out)",
+  EEXIST: "part of the path is a file, not a directory: choose another path (--config-dir, --out)",
+  EISDIR: "a directory stands where a file must go: remove it or choose another path",
+  ENOSPC: "the disk is full: free space and run again",
+  EDQUOT: "the disk quota is used up: free space and run again",
+};
+
+/** A file-system failure in words: which path, what happened, what to do (null for anything else). */
+function fileErrorText(err: unknown): string | null {
+  const e = err as NodeJS.ErrnoException | null;
+  if (!e || typeof e.code !== "string" || !FILE_ADVICE[e.code]) return null;
+  return `cannot use ${e.path ?? "a file"} (${e.code}): ${FILE_ADVICE[e.code]}`;
+}
+
 /** Under --json, a failure is also a JSON object on stdout (`{"error":{code,message}}`): scripts read one stream. */
 const jsonRequested = process.argv.includes("--json");
 function fail(code: string, message: string, exitCode: number, line = `hcs-scanner: ${message}`): void {
@@ -194,6 +212,8 @@ program.parseAsync(process.argv).then(
         `the server refused the request (${err.status} ${err.code}): ${err.message}`,
         EXIT.failure,
       );
+    const fsError = fileErrorText(err);
+    if (fsError) return fail("file_error", fsError, EXIT.failure);
     return fail("internal", `unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.failure);
   },
 );

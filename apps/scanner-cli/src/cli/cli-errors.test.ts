@@ -88,6 +88,28 @@ describe("hcs-scanner errors", () => {
     }
   }, 60_000);
 
+  it("says which path a file error is about and what to do, as text and under --json", async () => {
+    const file = join(dir, "not-a-dir");
+    writeFileSync(file, "");
+    const r = await runScanner(
+      [
+        "scan",
+        "--no-upload",
+        "--phases",
+        "disk_encryption",
+        "--json",
+        "--out",
+        join(file, "scan.json"),
+        "--config-dir",
+        join(dir, "d"),
+      ],
+      { env: { HOME: dir } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^hcs-scanner: cannot use .*not-a-dir \((EEXIST|ENOTDIR)\): part of the path is a file/m);
+    expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toMatchObject({ error: { code: "file_error" } });
+  }, 60_000);
+
   it("exits 130 when interrupted, after stopping the scan cleanly", async () => {
     const child = spawn(
       process.execPath,

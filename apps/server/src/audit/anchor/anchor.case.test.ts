@@ -65,8 +65,13 @@ function loopOn(store: Store, clock: { now: () => Date }, chain: AnchorChain, re
   return { loop, registry };
 }
 
+// "pending": a transaction the node has accepted counts at once, mined or not yet (anvil mines each one, but a
+// count of the latest block can read just before it does).
 const sentTransactions = async () =>
-  createPublicClient({ transport: http(anvil.rpcUrl) }).getTransactionCount({ address: operator.address });
+  createPublicClient({ transport: http(anvil.rpcUrl) }).getTransactionCount({
+    address: operator.address,
+    blockTag: "pending",
+  });
 
 async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}) {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
