@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { ensureDir } from "./ensure-dir.js";
 
 /**
  * Writes a file so that a crash leaves either the old file or the new one, never half of either: a temporary file
  * is written and fsynced beside the target, then renamed over it. `mode` applies from creation (0600 for secrets).
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensureDir(dirname(path), 0o700);
   const tmp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   const fd = openSync(tmp, "wx", mode);
   try {
@@ -27,7 +28,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 export function probeWritableDir(dir: string): { ok: true } | { ok: false; path: string; code: string } {
   let path = dir;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureDir(dir, 0o700);
     path = `${dir}/.write-probe-${randomBytes(6).toString("hex")}`;
     closeSync(openSync(path, "wx", 0o600));
     rmSync(path);

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../config/atomic-write.js";
+import { ensureDir } from "../config/ensure-dir.js";
 import type { ConfigFiles } from "../config/paths.js";
 
 /**
@@ -63,7 +64,7 @@ export function rejectFromSpool(files: ConfigFiles, scanId: string, reason: stri
 }
 
 function moveToRejected(files: ConfigFiles, name: string, reason: string): void {
-  mkdirSync(files.rejected, { recursive: true, mode: 0o700 });
+  ensureDir(files.rejected, 0o700);
   const from = join(files.spool, name);
   if (!existsSync(from)) return;
   renameSync(from, join(files.rejected, name));
