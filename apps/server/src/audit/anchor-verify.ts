@@ -1,6 +1,7 @@
 import type { AuditAnchorView } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
 import { type AnchorCheck, checkAnchorOnChain } from "./anchor/anchor-check.js";
+import { allCheckpointViews } from "./proofs.js";
 
 export interface AnchorsVerdict {
   /** Finalized anchors checked on chain. */
@@ -17,49 +18,25 @@ export interface AnchorsVerdict {
  * and carries the checkpoint's root and size. A node that cannot be reached throws (that proves nothing either way).
  */
 export async function verifyAnchors(store: Store, rpcUrl: string): Promise<AnchorsVerdict> {
-  const rows = await store.db
-    .selectFrom("audit_anchors as a")
-    .innerJoin("audit_checkpoints as c", "c.size", "a.size")
-    .select([
-      "a.size",
-      "a.state",
-      "a.chain_id",
-      "a.contract",
-      "a.tx_hash",
-      "a.block_number",
-      "a.block_hash",
-      "c.root_hash",
-    ])
-    .orderBy("a.size")
-    .execute();
   let checked = 0;
   let notFinal = 0;
-  for (const r of rows) {
-    if (r.state !== "finalized" || !r.tx_hash) {
+  for (const checkpoint of await allCheckpointViews(store)) {
+    if (!checkpoint.anchor) continue;
+    const check = await verifyBundleAnchor(checkpoint.anchor, checkpoint, rpcUrl);
+    if (check === null) {
       notFinal++;
       continue;
     }
-    const check = await checkAnchorOnChain({
-      rpcUrl,
-      anchor: {
-        chainId: Number(r.chain_id),
-        contract: r.contract,
-        txHash: r.tx_hash,
-        blockNumber: r.block_number === null ? null : Number(r.block_number),
-        blockHash: r.block_hash,
-      },
-      rootHash: r.root_hash,
-      size: Number(r.size),
-    });
     checked++;
-    if (!check.ok) return { checked, notFinal, firstMismatch: { size: Number(r.size), ...mismatchOf(check) } };
+    if (!check.ok) return { checked, notFinal, firstMismatch: { size: checkpoint.size, ...mismatchOf(check) } };
   }
   return { checked, notFinal, firstMismatch: null };
 }
 
 const mismatchOf = (c: Extract<AnchorCheck, { ok: false }>) => ({ reason: c.reason, message: c.message });
 
-/** One proof bundle's anchor against the chain: a finalized anchor must be borne out; others claim nothing. */
+/** A checkpoint's anchor against the chain (as a proof bundle carries it): a finalized one must be borne out; others
+ * claim nothing (null). */
 export async function verifyBundleAnchor(
   anchor: AuditAnchorView | null,
   checkpoint: { readonly root_hash: string; readonly size: number },

@@ -12,49 +12,48 @@ import { ServiceError } from "../errors.js";
 import { auditRecordOf } from "../services/audit.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import { findAnchor } from "./anchor/anchor-records.js";
 import { readLeafHashes } from "./leaves.js";
 import { NATIVE_RFC9162 } from "./sequencer.js";
 
 /** What proofs are made from: the store, and the log key whose verifier key they carry. */
 export type ProofDeps = Pick<AppDeps, "store" | "auditLogKey">;
 
-interface CheckpointRow {
-  size: number | string;
-  root_hash: string;
-  note: string;
-  created_at: string;
-}
+/** Checkpoints with their anchors, in one query (an anchor is null until anchoring reaches its checkpoint). */
+const checkpointViews = (store: Store) =>
+  store.db
+    .selectFrom("audit_checkpoints as c")
+    .leftJoin("audit_anchors as a", "a.size", "c.size")
+    .select([
+      "c.size",
+      "c.root_hash",
+      "c.note",
+      "c.created_at",
+      "a.state",
+      "a.chain_id",
+      "a.contract",
+      "a.day",
+      "a.tx_hash",
+      "a.block_number",
+      "a.block_hash",
+    ]);
 
-/** Where a checkpoint is anchored, or null (anchoring not configured, or not reached this checkpoint yet). */
-export async function anchorView(store: Store, size: number): Promise<AuditAnchorView | null> {
-  const a = await findAnchor(store, size);
-  return a
-    ? {
-        state: a.state,
-        chain_id: a.chainId,
-        contract: a.contract,
-        day: a.day,
-        tx_hash: a.txHash,
-        block_number: a.blockNumber,
-        block_hash: a.blockHash,
-      }
-    : null;
-}
+type CheckpointViewRow = Awaited<ReturnType<ReturnType<typeof checkpointViews>["execute"]>>[number];
 
-async function viewOf(store: Store, row: CheckpointRow): Promise<AuditCheckpointView> {
-  const size = Number(row.size);
-  return {
-    size,
-    root_hash: row.root_hash,
-    note: row.note,
-    created_at: row.created_at,
-    anchor: await anchorView(store, size),
-  };
+function viewOf(row: CheckpointViewRow): AuditCheckpointView {
+  const anchor: AuditAnchorView | null =
+    row.state === null
+      ? null
+      : {
+          state: row.state,
+          chain_id: Number(row.chain_id),
+          contract: row.contract!,
+          day: Number(row.day),
+          tx_hash: row.tx_hash,
+          block_number: row.block_number === null ? null : Number(row.block_number),
+          block_hash: row.block_hash,
+        };
+  return { size: Number(row.size), root_hash: row.root_hash, note: row.note, created_at: row.created_at, anchor };
 }
-
-const checkpoints = (store: Store) =>
-  store.db.selectFrom("audit_checkpoints").select(["size", "root_hash", "note", "created_at"]);
 
 /** The log's key, without which no checkpoint can be checked (a process that signs none has nothing to show). */
 function verifierKeyOf(deps: ProofDeps): string {
@@ -67,24 +66,32 @@ export async function latestCheckpoint(
   deps: ProofDeps,
 ): Promise<AuditCheckpointView & { readonly verifier_key: string }> {
   const verifierKey = verifierKeyOf(deps);
-  const row = await checkpoints(deps.store).orderBy("size", "desc").limit(1).executeTakeFirst();
+  const row = await checkpointViews(deps.store).orderBy("c.size", "desc").limit(1).executeTakeFirst();
   if (!row)
     throw new ServiceError("not_checkpointed", "the audit log has no signed checkpoint yet", {
       retry: "checkpoints are signed every HCS_CHECKPOINT_INTERVAL_S seconds (default daily)",
     });
-  return { ...(await viewOf(deps.store, row)), verifier_key: verifierKey };
+  return { ...viewOf(row), verifier_key: verifierKey };
+}
+
+/** Every checkpoint with its anchor, oldest first. */
+export async function allCheckpointViews(store: Store): Promise<AuditCheckpointView[]> {
+  return (await checkpointViews(store).orderBy("c.size").execute()).map(viewOf);
+}
+
+/** The latest checkpoints covering leaf `index` on (the candidates {@link checkpointFor} picks from), newest first. */
+async function checkpointsCovering(store: Store, index: number): Promise<AuditCheckpointView[]> {
+  const rows = await checkpointViews(store).where("c.size", ">", index).orderBy("c.size", "desc").limit(32).execute();
+  return rows.map(viewOf);
 }
 
 /**
  * The checkpoint a proof for leaf `index` goes to: the latest one whose anchor is final and that covers the leaf,
  * else (anchoring not configured, or not final yet) the latest one that covers it; null when none does yet.
  */
-async function checkpointCovering(store: Store, index: number): Promise<CheckpointRow | null> {
-  const covering = await checkpoints(store).where("size", ">", index).orderBy("size", "desc").limit(32).execute();
-  for (const row of covering) {
-    if ((await anchorView(store, Number(row.size)))?.state === "finalized") return row;
-  }
-  return covering[0] ?? null;
+function checkpointFor(candidates: readonly AuditCheckpointView[], index: number): AuditCheckpointView | null {
+  const covering = candidates.filter((c) => c.size > index);
+  return covering.find((c) => c.anchor?.state === "finalized") ?? covering[0] ?? null;
 }
 
 /**
@@ -106,14 +113,13 @@ export async function auditProofFor(deps: ProofDeps, eventId: number, accountId:
       event_id: eventId,
     });
   const index = Number(event.leaf_index);
-  const checkpoint = await checkpointCovering(deps.store, index);
-  if (!checkpoint)
+  const view = checkpointFor(await checkpointsCovering(deps.store, index), index);
+  if (!view)
     throw new ServiceError("not_checkpointed", "no signed checkpoint covers the event yet", {
       event_id: eventId,
       leaf_index: index,
       retry: "checkpoints are signed every HCS_CHECKPOINT_INTERVAL_S seconds (default daily)",
     });
-  const view = await viewOf(deps.store, checkpoint);
   const leaves = await readLeafHashes(deps.store.db, view.size);
   return bundleOf(event, index, view, leaves, verifierKey);
 }
@@ -139,8 +145,8 @@ function bundleOf(
 }
 
 /**
- * Proof bundles of several events at once (hipaa.evidence): each to the checkpoint {@link checkpointCovering}
- * picks, from one read of the leaves. An event no checkpoint covers yet maps to null. The caller has checked the
+ * Proof bundles of several events at once (hipaa.evidence): each to the checkpoint {@link checkpointFor} picks,
+ * from one read of the checkpoints and one of the leaves. An event no checkpoint covers yet maps to null. The caller has checked the
  * events are the caller's to see.
  */
 export async function auditProofsFor(
@@ -150,15 +156,13 @@ export async function auditProofsFor(
   const out = new Map<number, AuditProofBundle | null>();
   if (events.length === 0) return out;
   const verifierKey = verifierKeyOf(deps);
-  const chosen = new Map<number, AuditCheckpointView | null>();
-  const views = new Map<number, AuditCheckpointView>();
-  for (const e of events) {
-    const index = e.leaf_index === null ? null : Number(e.leaf_index);
-    const row = index === null ? null : await checkpointCovering(deps.store, index);
-    if (row && !views.has(Number(row.size))) views.set(Number(row.size), await viewOf(deps.store, row));
-    chosen.set(Number(e.id), row ? views.get(Number(row.size))! : null);
-  }
-  const largest = Math.max(0, ...[...views.keys()]);
+  // One read of the candidate checkpoints (from the lowest leaf on) and one of the leaves, for all the events.
+  const indexes = events.flatMap((e) => (e.leaf_index === null ? [] : [Number(e.leaf_index)]));
+  const candidates = indexes.length === 0 ? [] : await checkpointsCovering(deps.store, Math.min(...indexes));
+  const chosen = new Map(
+    events.map((e) => [Number(e.id), e.leaf_index === null ? null : checkpointFor(candidates, Number(e.leaf_index))]),
+  );
+  const largest = Math.max(0, ...[...chosen.values()].map((v) => v?.size ?? 0));
   const leaves = await readLeafHashes(deps.store.db, largest);
   for (const e of events) {
     const view = chosen.get(Number(e.id));

@@ -58,22 +58,15 @@ export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH):
     const size = Number(state.size);
     // SQLite hands ids out in commit order (one writer at a time): what waits is above the last id sequenced.
     // PostgreSQL's writers commit out of id order: what waits has no leaf index (a partial index finds it).
-    const waiting =
-      store.engine === "sqlite"
-        ? await trx
-            .selectFrom("audit_events")
-            .select(["id", "leaf_hash"])
-            .where("id", ">", Number(state.sequenced_id))
-            .orderBy("id")
-            .limit(maxBatch)
-            .execute()
-        : await trx
-            .selectFrom("audit_events")
-            .select(["id", "leaf_hash"])
-            .where("leaf_index", "is", null)
-            .orderBy("id")
-            .limit(maxBatch)
-            .execute();
+    const waiting = await trx
+      .selectFrom("audit_events")
+      .select(["id", "leaf_hash"])
+      .$call((q) =>
+        store.engine === "sqlite" ? q.where("id", ">", Number(state.sequenced_id)) : q.where("leaf_index", "is", null),
+      )
+      .orderBy("id")
+      .limit(maxBatch)
+      .execute();
     if (waiting.length === 0) return { sequenced: 0, size };
     const frontier = MerkleFrontier.restore(NATIVE_RFC9162, JSON.parse(state.frontier));
     if (frontier.size !== size)

@@ -18,14 +18,17 @@ export const VERIFY_EXIT = { verified: 0, couldNotCheck: 1, usage: 2, notVerifie
 
 export class VerifyUsageError extends Error {}
 
+/** The text of a --verifier-key argument: the key itself, or `@file` holding it. */
+const verifierKeyText = (given: string): string =>
+  (given.startsWith("@") ? readFileSync(given.slice(1), "utf8") : given).trim();
+
 /**
  * The verifier key to trust: the one given (what an auditor should do), else the log's own key file under the name
  * its checkpoints are signed with (`origin`, from the store; the configured public URL's when there is none yet).
  */
 function trustedKey(cli: CliEnv, given: string | undefined, origin?: string): NoteVerifierKey {
   if (given !== undefined) {
-    const text = given.startsWith("@") ? readFileSync(given.slice(1), "utf8") : given;
-    const key = parseVerifierKey(text.trim());
+    const key = parseVerifierKey(verifierKeyText(given));
     if (!key) throw new VerifyUsageError("--verifier-key is not a C2SP verifier key (<name>+<hash>+<base64 key>)");
     return key;
   }
@@ -128,9 +131,7 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
       } catch {
         bundle = null;
       }
-      const keyText = o.verifierKey?.startsWith("@")
-        ? readFileSync(o.verifierKey.slice(1), "utf8").trim()
-        : o.verifierKey?.trim();
+      const keyText = o.verifierKey === undefined ? undefined : verifierKeyText(o.verifierKey);
       const v = verifyAuditProof(bundle, { verify: nodeEd25519Verify, trustedKey: keyText });
       if (v.ok && !v.keyTrusted)
         cli.err(
