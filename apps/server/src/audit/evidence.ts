@@ -83,7 +83,7 @@ async function loggingEvents(
   const out = new Map<string, Selectable<AuditEventsTable>>();
   if (refs.length === 0) return out;
   const rows = await deps.store.db
-    .selectFrom("audit_events")
+    .selectFrom("audit_entries")
     .selectAll()
     .where("resource", "in", refs)
     .where("action", "in", [...EVIDENCE_OPERATIONS])

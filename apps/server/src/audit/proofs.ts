@@ -102,7 +102,7 @@ function checkpointFor(candidates: readonly AuditCheckpointView[], index: number
 export async function auditProofFor(deps: ProofDeps, eventId: number, accountId: string): Promise<AuditProofBundle> {
   const verifierKey = verifierKeyOf(deps);
   const event = await deps.store.db
-    .selectFrom("audit_events")
+    .selectFrom("audit_entries")
     .selectAll()
     .where("id", "=", eventId)
     .where("actor_account_id", "=", accountId)
@@ -137,7 +137,7 @@ function bundleOf(
     format: AUDIT_PROOF_FORMAT,
     event: { id: Number(event.id), record: { ...auditRecordOf(event, event.salt) } },
     leaf_index: index,
-    leaf_hash: event.leaf_hash,
+    leaf_hash: toHex(leaves[index]!),
     inclusion_proof: inclusionProof(NATIVE_RFC9162, leaves, index, view.size).map(toHex),
     checkpoint: view,
     verifier_key: verifierKey,

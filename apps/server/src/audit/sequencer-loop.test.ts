@@ -25,7 +25,7 @@ describe("the serving process's audit sequencer", () => {
     let waiting = Number.POSITIVE_INFINITY;
     while (Date.now() < deadline) {
       const row = await db
-        .selectFrom("audit_events")
+        .selectFrom("audit_entries")
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .where("leaf_index", "is", null)
         .executeTakeFirstOrThrow();
@@ -35,7 +35,7 @@ describe("the serving process's audit sequencer", () => {
     }
     expect(waiting).toBe(0);
     const leaves = await db
-      .selectFrom("audit_events")
+      .selectFrom("audit_entries")
       .select(["leaf_index", "leaf_hash"])
       .orderBy("leaf_index")
       .execute();

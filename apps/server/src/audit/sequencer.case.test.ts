@@ -8,12 +8,17 @@ import { consecutiveRuns, sequenceAuditLog } from "./sequencer.js";
 /** The log as stored: leaf hashes in leaf-index order, the state row, and the events still waiting. */
 async function logOf(store: Store) {
   const rows = await store.db
-    .selectFrom("audit_events")
+    .selectFrom("audit_entries")
     .select(["id", "leaf_index", "leaf_hash"])
     .orderBy("leaf_index")
     .execute();
   const sequenced = rows.filter((r) => r.leaf_index !== null);
   const state = await store.db.selectFrom("audit_log").selectAll().executeTakeFirstOrThrow();
+  // The tree's own leaves (audit_leaves) are the events' hashes, at the same indexes.
+  const stored = await store.db.selectFrom("audit_leaves").selectAll().orderBy("leaf_index").execute();
+  expect(stored.map((l) => [Number(l.leaf_index), Number(l.event_id), l.leaf_hash.toString("hex")])).toEqual(
+    sequenced.map((r) => [Number(r.leaf_index), Number(r.id), r.leaf_hash]),
+  );
   return {
     indexes: sequenced.map((r) => Number(r.leaf_index)),
     leaves: sequenced.map((r) => fromHex(r.leaf_hash)!),

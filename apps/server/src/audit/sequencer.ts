@@ -2,7 +2,10 @@ import { hash } from "node:crypto";
 import { HASH_BYTES, MerkleFrontier, type TreeHasher, toHex, treeHasher } from "@hcs/protocol";
 import { sql } from "kysely";
 import type { Logger } from "pino";
+import { insertRows } from "../store/hot-sql.js";
 import type { Store } from "../store/store.js";
+
+const LEAF_COLUMNS = ["leaf_index", "event_id", "leaf_hash"] as const;
 
 const generic = treeHasher((data) => hash("sha256", data, "buffer"));
 /** 0x01 and two 32-byte children: one buffer reused for every node (hash() copies its input; no allocation). */
@@ -71,20 +74,23 @@ export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH):
     const frontier = MerkleFrontier.restore(NATIVE_RFC9162, JSON.parse(state.frontier));
     if (frontier.size !== size)
       throw new Error(`audit log state is inconsistent: size ${size}, frontier ${frontier.size}`);
-    for (const event of waiting) {
+    const leaves = waiting.map((event, i) => {
       // Node's hex decoder (the package's fromHex is for verifiers without Node): it stops at the first non-hex
       // character, so the length check also refuses a malformed hash.
       const leaf = Buffer.from(event.leaf_hash, "hex");
       if (leaf.length !== 32 || event.leaf_hash.length !== 64)
         throw new Error(`audit event ${event.id} has a malformed leaf hash`);
       frontier.append(leaf);
-    }
-    // One statement per run of consecutive ids (on SQLite, with its one writer, a batch is one run): index = id + offset.
+      return [size + i, event.id, leaf];
+    });
+    // The leaves, appended to their narrow table (migration 018): the wide event rows are not rewritten.
+    await insertRows(store.hot, trx, "audit_leaves", LEAF_COLUMNS, leaves);
     const runs = consecutiveRuns(waiting.map((e) => Number(e.id)));
-    for (const run of runs) {
-      await sql`update audit_events set leaf_index = id + ${size + run.at - run.first}
-                where id >= ${run.first} and id <= ${run.last} and leaf_index is null`.execute(trx);
-    }
+    // PostgreSQL finds waiting events by this mark (one statement per run of consecutive ids: index = id + offset).
+    if (store.engine === "postgres")
+      for (const run of runs)
+        await sql`update audit_events set leaf_index = id + ${size + run.at - run.first}
+                  where id >= ${run.first} and id <= ${run.last} and leaf_index is null`.execute(trx);
     // The journal `audit verify` checks each event's index against (one row per run: one per batch on SQLite).
     await trx
       .insertInto("audit_sequence_runs")

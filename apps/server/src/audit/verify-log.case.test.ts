@@ -15,15 +15,28 @@ const keyDir = mkdtempSync(join(tmpdir(), "hcs-verify-key-"));
 const key = loadLogKey(keyDir, "hcs.test/audit");
 const verifier = parseVerifierKey(key.verifierKey)!;
 const buildLog = (store: Store) => buildCheckpointedLog(store, key);
+const eventIdAt = async (store: Store, index: number) =>
+  Number(
+    (
+      await store.db
+        .selectFrom("audit_leaves")
+        .select("event_id")
+        .where("leaf_index", "=", index)
+        .executeTakeFirstOrThrow()
+    ).event_id,
+  );
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
-/** Moves leaf indexes ≥ from by delta without tripping the unique index mid-statement. */
+/** Moves leaf indexes ≥ from by delta without tripping the primary key mid-statement. */
 async function shiftIndexes(store: Store, from: number, delta: number) {
-  await sql`update audit_events set leaf_index = leaf_index + 1000000 where leaf_index >= ${from}`.execute(store.db);
-  await sql`update audit_events set leaf_index = leaf_index - 1000000 + ${delta} where leaf_index >= ${1000000 + from}`.execute(
+  await sql`update audit_leaves set leaf_index = leaf_index + 1000000 where leaf_index >= ${from}`.execute(store.db);
+  await sql`update audit_leaves set leaf_index = leaf_index - 1000000 + ${delta} where leaf_index >= ${1000000 + from}`.execute(
     store.db,
   );
 }
+
+/** The id of the event at a leaf index (a subquery). */
+const eventAt = (index: number) => sql`(select event_id from audit_leaves where leaf_index = ${index})`;
 
 const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(store: Store): Promise<void> }[] = [
   {
@@ -31,27 +44,32 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     kind: "altered",
     index: 7,
     tamper: (s) =>
-      sql`update audit_events set resource = 'practice:1982615372' where leaf_index = 7`.execute(s.db).then(() => {}),
+      sql`update audit_events set resource = 'practice:1982615372' where id = ${eventAt(7)}`
+        .execute(s.db)
+        .then(() => {}),
   },
   {
-    name: "one event's stored leaf hash altered",
+    name: "one leaf's hash altered",
     kind: "altered",
     index: 3,
     tamper: (s) =>
-      sql`update audit_events set leaf_hash = ${"ab".repeat(32)} where leaf_index = 3`.execute(s.db).then(() => {}),
+      sql`update audit_leaves set leaf_hash = ${Buffer.alloc(32, 0xab)} where leaf_index = 3`
+        .execute(s.db)
+        .then(() => {}),
   },
   {
     name: "one event deleted",
     kind: "missing",
     index: 12,
-    tamper: (s) => sql`delete from audit_events where leaf_index = 12`.execute(s.db).then(() => {}),
+    tamper: (s) => sql`delete from audit_events where id = ${eventAt(12)}`.execute(s.db).then(() => {}),
   },
   {
-    name: "one event deleted and the indexes after it renumbered",
+    name: "one event and its leaf deleted and the indexes after it renumbered",
     kind: "moved",
     index: 12,
     async tamper(s) {
-      await sql`delete from audit_events where leaf_index = 12`.execute(s.db);
+      await sql`delete from audit_events where id = ${eventAt(12)}`.execute(s.db);
+      await sql`delete from audit_leaves where leaf_index = 12`.execute(s.db);
       await shiftIndexes(s, 13, -1);
     },
   },
@@ -62,7 +80,16 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     async tamper(s) {
       await shiftIndexes(s, 15, 1);
       await appendAuditRun(s, 500, 1);
-      await sql`update audit_events set leaf_index = 15 where leaf_index is null`.execute(s.db);
+      const e = await s.db
+        .selectFrom("audit_events")
+        .select(["id", "leaf_hash"])
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      await s.db
+        .insertInto("audit_leaves")
+        .values({ leaf_index: 15, event_id: e.id, leaf_hash: Buffer.from(e.leaf_hash, "hex") })
+        .execute();
     },
   },
   {
@@ -70,28 +97,44 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     kind: "moved",
     index: 9,
     async tamper(s) {
-      await sql`update audit_events set leaf_index = -1 where leaf_index = 9`.execute(s.db);
-      await sql`update audit_events set leaf_index = 9 where leaf_index = 30`.execute(s.db);
-      await sql`update audit_events set leaf_index = 30 where leaf_index = -1`.execute(s.db);
+      const [a, b] = [await eventIdAt(s, 9), await eventIdAt(s, 30)];
+      await sql`update audit_leaves set event_id = -1 where leaf_index = 9`.execute(s.db);
+      await sql`update audit_leaves set event_id = ${a} where leaf_index = 30`.execute(s.db);
+      await sql`update audit_leaves set event_id = ${b} where leaf_index = 9`.execute(s.db);
+    },
+  },
+  {
+    name: "two events' records swapped in place",
+    kind: "altered",
+    index: 9,
+    async tamper(s) {
+      const [a, b] = [await eventIdAt(s, 9), await eventIdAt(s, 30)];
+      const ra = await s.db.selectFrom("audit_events").selectAll().where("id", "=", a).executeTakeFirstOrThrow();
+      const rb = await s.db.selectFrom("audit_events").selectAll().where("id", "=", b).executeTakeFirstOrThrow();
+      const { id: _a, leaf_index: _ia, ...va } = ra;
+      const { id: _b, leaf_index: _ib, ...vb } = rb;
+      await s.db.updateTable("audit_events").set(vb).where("id", "=", a).execute();
+      await s.db.updateTable("audit_events").set(va).where("id", "=", b).execute();
     },
   },
   {
     name: "an event after the split point altered",
     kind: "altered",
     index: 36,
-    tamper: (s) => sql`update audit_events set code = 'forbidden' where leaf_index = 36`.execute(s.db).then(() => {}),
+    tamper: (s) =>
+      sql`update audit_events set code = 'forbidden' where id = ${eventAt(36)}`.execute(s.db).then(() => {}),
   },
   {
     name: "the first event after the split point deleted",
     kind: "missing",
     index: 32,
-    tamper: (s) => sql`delete from audit_events where leaf_index = 32`.execute(s.db).then(() => {}),
+    tamper: (s) => sql`delete from audit_events where id = ${eventAt(32)}`.execute(s.db).then(() => {}),
   },
   {
     name: "the log truncated",
     kind: "missing",
     index: 33,
-    tamper: (s) => sql`delete from audit_events where leaf_index >= 33`.execute(s.db).then(() => {}),
+    tamper: (s) => sql`delete from audit_leaves where leaf_index >= 33`.execute(s.db).then(() => {}),
   },
   {
     name: "a checkpoint rewritten to another head (signed by another key)",
@@ -119,7 +162,7 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     index: 20,
     async tamper(s) {
       const e = await s.db
-        .selectFrom("audit_events")
+        .selectFrom("audit_entries")
         .selectAll()
         .where("leaf_index", "=", 25)
         .executeTakeFirstOrThrow();
@@ -128,6 +171,7 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
       await sql`update audit_events set outcome = 'denied', status = 403, leaf_hash = ${leaf} where id = ${e.id}`.execute(
         s.db,
       );
+      await sql`update audit_leaves set leaf_hash = ${Buffer.from(leaf, "hex")} where leaf_index = 25`.execute(s.db);
     },
   },
 ];

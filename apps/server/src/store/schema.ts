@@ -109,8 +109,19 @@ export interface AuditEventsTable {
   salt: string;
   /** RFC 9162 leaf hash: SHA-256(0x00 || canonical JSON of the event's audit record v1), hex. */
   leaf_hash: string;
-  /** The event's place in the log, given by the sequencer (null until then). */
+  /**
+   * The event's place in the log. Read it from audit_entries (or audit_leaves): in audit_events it is only the
+   * PostgreSQL sequencer's mark of a sequenced event (null until then), and always null on SQLite (migration 018).
+   */
   leaf_index: number | null;
+}
+
+/** One leaf of the log, appended by the sequencer (migration 018): its index, its event, its hash as the tree's input. */
+export interface AuditLeavesTable {
+  leaf_index: number | string;
+  event_id: number | string;
+  /** 32 bytes: SHA-256(0x00 || the event's canonical record). */
+  leaf_hash: Buffer;
 }
 
 /** A signed checkpoint of the audit log (docs/audit.md). */
@@ -345,6 +356,9 @@ export interface Database {
   audit_checkpoints: AuditCheckpointsTable;
   audit_anchors: AuditAnchorsTable;
   audit_trail: AuditTrailView;
+  /** audit_events with each event's leaf index from audit_leaves (null until sequenced): what readers select. */
+  audit_entries: AuditEventsTable;
+  audit_leaves: AuditLeavesTable;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;
   documents: DocumentsTable;
