@@ -1,0 +1,56 @@
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { appendAuditRun } from "../../test-support/audit-events.js";
+import { forEachEngine, type OpenedStore } from "../../test-support/store-engines.js";
+
+/**
+ * A store sequenced the way it was before migration 018 (each event's index in audit_events.leaf_index) keeps every
+ * leaf, context row and index across the migration.
+ */
+forEachEngine((engine, open) => {
+  describe(`migration 018 (audit leaves) on ${engine}`, () => {
+    const opened: OpenedStore[] = [];
+    afterAll(async () => {
+      for (const o of opened) {
+        await o.store.close();
+        await o.cleanup();
+      }
+    });
+
+    it("moves the indexes of sequenced events into audit_leaves and keeps the context rows", async () => {
+      const o = await open();
+      opened.push(o);
+      const { store } = o;
+      await store.migrate("014-audit-append-cost");
+      await appendAuditRun(store, 0, 5);
+      // The old sequencer's work on the first four events: index = id - first id.
+      const ids = (
+        await sql<{ id: number | string }>`select id from audit_events order by id`.execute(store.db)
+      ).rows.map((r) => Number(r.id));
+      const first = ids[0]!;
+      await sql`update audit_events set leaf_index = id - ${first} where id <= ${ids[3]!}`.execute(store.db);
+      const before = (
+        await sql<{
+          id: number | string;
+          leaf_hash: string;
+        }>`select id, leaf_hash from audit_events order by id`.execute(store.db)
+      ).rows;
+
+      await store.migrate();
+
+      const leaves = await store.db.selectFrom("audit_leaves").selectAll().orderBy("leaf_index").execute();
+      expect(leaves.map((l) => [Number(l.leaf_index), Number(l.event_id), l.leaf_hash.toString("hex")])).toEqual(
+        before.slice(0, 4).map((e, i) => [i, Number(e.id), e.leaf_hash]),
+      );
+      const entries = await store.db.selectFrom("audit_entries").select(["id", "leaf_index"]).orderBy("id").execute();
+      expect(entries.map((e) => (e.leaf_index === null ? null : Number(e.leaf_index)))).toEqual([0, 1, 2, 3, null]);
+      const trail = await store.db.selectFrom("audit_trail").select(["id", "client_ip", "leaf_index"]).execute();
+      expect(trail).toHaveLength(5);
+      expect(trail.every((t) => t.client_ip === "127.0.0.1")).toBe(true);
+      const marks = await sql<{ n: number | string }>`select count(*) as n from audit_events
+        where leaf_index is not null`.execute(store.db);
+      // SQLite keeps no mark (its sequencer finds waiting events by id); PostgreSQL's sequencer still reads it.
+      expect(Number(marks.rows[0]!.n)).toBe(engine === "sqlite" ? 0 : 4);
+    });
+  });
+});
