@@ -2,7 +2,7 @@ import { consistencyProof, formatCheckpoint, formatNote, toHex, utf8Bytes } from
 import type { Store } from "../store/store.js";
 import { readLeafHashes } from "./leaves.js";
 import type { LogKey } from "./log-key.js";
-import { NATIVE_RFC9162 } from "./sequencer.js";
+import { NATIVE_RFC9162 } from "./native-hasher.js";
 
 export interface StoredCheckpoint {
   readonly size: number;

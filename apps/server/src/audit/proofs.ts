@@ -13,7 +13,7 @@ import { auditRecordOf } from "../services/audit.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { readLeafHashes } from "./leaves.js";
-import { NATIVE_RFC9162 } from "./sequencer.js";
+import { NATIVE_RFC9162 } from "./native-hasher.js";
 
 /** What proofs are made from: the store, and the log key whose verifier key they carry. */
 export type ProofDeps = Pick<AppDeps, "store" | "auditLogKey">;

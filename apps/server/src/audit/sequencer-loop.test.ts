@@ -1,5 +1,6 @@
 import { fromHex, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
@@ -34,12 +35,13 @@ describe("the serving process's audit sequencer", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(waiting).toBe(0);
-    const leaves = await db
-      .selectFrom("audit_entries")
-      .select(["leaf_index", "leaf_hash"])
-      .orderBy("leaf_index")
-      .execute();
+    const leaves = await db.selectFrom("audit_entries").selectAll().orderBy("leaf_index").execute();
     expect(leaves.length).toBeGreaterThanOrEqual(12);
+    // Each leaf is its record's RFC 9162 leaf hash (the sequencer hashed it, on its planner thread here).
+    for (const l of leaves)
+      expect(l.leaf_hash?.toString("hex")).toBe(
+        auditLeafHash(auditRecordOf({ ...l, status: Number(l.status) }, l.salt)),
+      );
     expect(leaves.map((l) => Number(l.leaf_index))).toEqual([...Array(leaves.length).keys()]);
     const state = await db.selectFrom("audit_log").selectAll().executeTakeFirstOrThrow();
     expect(Number(state.size)).toBe(leaves.length);
@@ -47,7 +49,7 @@ describe("the serving process's audit sequencer", () => {
       toHex(
         merkleRoot(
           RFC9162,
-          leaves.map((l) => fromHex(l.leaf_hash)!),
+          leaves.map((l) => l.leaf_hash!),
         ),
       ),
     );

@@ -1,27 +1,23 @@
 import { fromHex, MerkleFrontier, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
 import { afterAll, describe, expect, it } from "vitest";
+import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import type { Store } from "../store/store.js";
 import { appendAuditRun } from "../test-support/audit-events.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
-import { consecutiveRuns, sequenceAuditLog } from "./sequencer.js";
+import { sequenceAuditLog } from "./sequencer.js";
+import { consecutiveRuns } from "./sequencer-run.js";
 
 /** The log as stored: leaf hashes in leaf-index order, the state row, and the events still waiting. */
 async function logOf(store: Store) {
-  const rows = await store.db
-    .selectFrom("audit_entries")
-    .select(["id", "leaf_index", "leaf_hash"])
-    .orderBy("leaf_index")
-    .execute();
+  const rows = await store.db.selectFrom("audit_entries").selectAll().orderBy("leaf_index").execute();
   const sequenced = rows.filter((r) => r.leaf_index !== null);
   const state = await store.db.selectFrom("audit_log").selectAll().executeTakeFirstOrThrow();
-  // The tree's own leaves (audit_leaves) are the events' hashes, at the same indexes.
-  const stored = await store.db.selectFrom("audit_leaves").selectAll().orderBy("leaf_index").execute();
-  expect(stored.map((l) => [Number(l.leaf_index), Number(l.event_id), l.leaf_hash.toString("hex")])).toEqual(
-    sequenced.map((r) => [Number(r.leaf_index), Number(r.id), r.leaf_hash]),
-  );
+  // Each leaf is its record's RFC 9162 leaf hash: the sequencer hashed the record as stored.
+  for (const r of sequenced)
+    expect(r.leaf_hash?.toString("hex")).toBe(auditLeafHash(auditRecordOf({ ...r, status: Number(r.status) }, r.salt)));
   return {
     indexes: sequenced.map((r) => Number(r.leaf_index)),
-    leaves: sequenced.map((r) => fromHex(r.leaf_hash)!),
+    leaves: sequenced.map((r) => r.leaf_hash!),
     ids: sequenced.map((r) => Number(r.id)),
     waiting: rows.length - sequenced.length,
     state: { ...state, size: Number(state.size) },

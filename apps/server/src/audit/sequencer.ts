@@ -1,144 +1,232 @@
-import { hash } from "node:crypto";
-import { HASH_BYTES, MerkleFrontier, type TreeHasher, toHex, treeHasher } from "@hcs/protocol";
-import { sql } from "kysely";
+import { HASH_BYTES } from "@hcs/protocol";
+import { sql, type Transaction } from "kysely";
 import type { Logger } from "pino";
+import { auditRecordJson, auditRecordOf } from "../services/audit.js";
 import { insertRows } from "../store/hot-sql.js";
+import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { SQLITE_LEAF_INPUT } from "./log-pages.js";
+import { consecutiveRuns, type LogState, type PlannedRun, planRun, type WaitingRecord } from "./sequencer-run.js";
+import { startAuditWorker } from "./worker-thread.js";
 
 const LEAF_COLUMNS = ["leaf_index", "event_id", "leaf_hash"] as const;
 
-const generic = treeHasher((data) => hash("sha256", data, "buffer"));
-/** 0x01 and two 32-byte children: one buffer reused for every node (hash() copies its input; no allocation). */
-const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 1);
-
 /**
- * RFC 9162 hashing with Node's native SHA-256 (the package's plain TypeScript one is for verifiers elsewhere). Node
- * hashes — one per leaf when a tree is built — are computed in a reused buffer.
- */
-export const NATIVE_RFC9162: TreeHasher = {
-  emptyRoot: generic.emptyRoot,
-  leaf: generic.leaf,
-  node(left, right) {
-    if (left.length !== HASH_BYTES || right.length !== HASH_BYTES) return generic.node(left, right);
-    nodeInput.set(left, 1);
-    nodeInput.set(right, 1 + HASH_BYTES);
-    return hash("sha256", nodeInput, "buffer");
-  },
-};
-
-/**
- * Most events one sequencer run indexes (one transaction). A run costs ~9 µs per event on SQLite and blocks the event
- * loop while it runs, so runs stay short (~2–3 ms) and the loop yields to requests between them.
+ * Most events one sequencer run indexes (one transaction). Runs stay short (a few milliseconds of hashing, well under
+ * one of writing) and the loop yields to requests between them.
  */
 export const SEQUENCE_BATCH = 250;
+
+/**
+ * Most events one run planned on the planner thread indexes: the serving thread only writes them (one short
+ * transaction, a few milliseconds for 1,000), so runs are larger and their fixed cost is shared by more events.
+ */
+export const PLANNED_BATCH = 1000;
 
 export interface Sequenced {
   /** Events given their leaf index by this run (0 when none waited, or another sequencer held the log). */
   readonly sequenced: number;
-  /** The log's size after the run (null when another sequencer held the log). */
+  /** The log's size after the run (null when another sequencer held the log, or sequenced first). */
   readonly size: number | null;
+}
+
+type StateRow = { size: number | string; frontier: string; sequenced_id: number | string };
+const stateOf = (row: StateRow): LogState => ({
+  size: Number(row.size),
+  frontier: row.frontier,
+  sequencedId: Number(row.sequenced_id),
+});
+
+/** Reads the log's state row in a transaction, on PostgreSQL locked (null: another sequencer holds it). */
+async function lockedState(store: Store, trx: Transaction<Database>): Promise<LogState | null> {
+  const lock = store.engine === "postgres" ? sql` for update skip locked` : sql``;
+  const row = (await sql<StateRow>`select size, frontier, sequenced_id from audit_log where id = 1${lock}`.execute(trx))
+    .rows[0];
+  return row ? stateOf(row) : null;
+}
+
+/**
+ * The committed events waiting for a leaf, in id order, with their records' leaf inputs. SQLite hands ids out in
+ * commit order (one writer at a time): what waits is above the last id sequenced, and SQLite builds the canonical
+ * record itself. PostgreSQL's writers commit out of id order: what waits has no mark (a partial index finds it).
+ */
+async function waitingRecords(
+  store: Store,
+  trx: Transaction<Database>,
+  state: LogState,
+  maxBatch: number,
+): Promise<WaitingRecord[]> {
+  if (store.engine === "sqlite") {
+    const rows = await sql<{ id: number; input: string }>`select e.id, ${sql.raw(SQLITE_LEAF_INPUT)} as input
+      from audit_events e where e.id > ${state.sequencedId} order by e.id limit ${maxBatch}`.execute(trx);
+    return rows.rows.map((r) => ({ id: Number(r.id), leafInput: r.input }));
+  }
+  const rows = await trx
+    .selectFrom("audit_events")
+    .selectAll()
+    .where("leaf_index", "is", null)
+    .orderBy("id")
+    .limit(maxBatch)
+    .execute();
+  return rows.map((e) => ({ id: Number(e.id), leafInput: `\0${auditRecordJson(auditRecordOf(e, e.salt))}` }));
+}
+
+/**
+ * Writes a planned run in the caller's transaction, which holds the log's state `current`: the leaves (their narrow
+ * table), the journal of the runs of consecutive ids (what `audit verify` checks each index against), on PostgreSQL
+ * the marks of the sequenced events, and the new state. A plan made from another state than `current` is dropped.
+ */
+async function writeRun(
+  store: Store,
+  trx: Transaction<Database>,
+  current: LogState,
+  run: PlannedRun,
+): Promise<boolean> {
+  if (current.size !== run.from.size || current.sequencedId !== run.from.sequencedId) return false;
+  const size = run.from.size;
+  const leaves = run.ids.map((id, i) => [
+    size + i,
+    id,
+    Buffer.from(run.leaves.buffer, run.leaves.byteOffset + i * HASH_BYTES, HASH_BYTES),
+  ]);
+  await insertRows(store.hot, trx, "audit_leaves", LEAF_COLUMNS, leaves);
+  const runs = consecutiveRuns(run.ids);
+  if (store.engine === "postgres")
+    for (const r of runs)
+      await sql`update audit_events set leaf_index = id + ${size + r.at - r.first}
+                where id >= ${r.first} and id <= ${r.last} and leaf_index is null`.execute(trx);
+  await trx
+    .insertInto("audit_sequence_runs")
+    .values(runs.map((r) => ({ first_index: size + r.at, first_id: r.first, last_id: r.last })))
+    .execute();
+  await trx
+    .updateTable("audit_log")
+    .set({
+      size: run.size,
+      frontier: run.frontier,
+      root_hash: run.rootHash,
+      updated_at: new Date().toISOString(),
+      sequenced_id: run.sequencedId,
+    })
+    .where("id", "=", 1)
+    .execute();
+  return true;
 }
 
 /**
  * Integrates waiting audit events into the log, as Trillian's sequencer does: in one transaction, lock the log's
  * state row (on PostgreSQL a sequencer that finds it locked skips this run: one sequencer at a time across
- * processes), take the committed events that have no leaf index in id order, give them the next indexes, append
- * their leaf hashes to the tree's frontier and store the new size and head. The request path only inserts events;
- * an event that commits late (a lower id than events already sequenced) simply gets a later index: indexes follow
- * the order events became visible, with no gap.
+ * processes), take the committed events that have no leaf in id order, hash each record into its leaf, give them
+ * the next indexes, append the leaves to the tree's frontier and store the new size and head. The request path only
+ * inserts events; an event that commits late (a lower id than events already sequenced) simply gets a later index:
+ * indexes follow the order events became visible, with no gap.
  */
 export async function sequenceAuditLog(store: Store, maxBatch = SEQUENCE_BATCH): Promise<Sequenced> {
   return store.db.transaction().execute(async (trx) => {
-    const lock = store.engine === "postgres" ? sql` for update skip locked` : sql``;
-    const state = (
-      await sql<{
-        size: number | string;
-        frontier: string;
-        sequenced_id: number | string;
-      }>`select size, frontier, sequenced_id from audit_log where id = 1${lock}`.execute(trx)
-    ).rows[0];
+    const state = await lockedState(store, trx);
     if (!state) return { sequenced: 0, size: null };
-    const size = Number(state.size);
-    // SQLite hands ids out in commit order (one writer at a time): what waits is above the last id sequenced.
-    // PostgreSQL's writers commit out of id order: what waits has no leaf index (a partial index finds it).
-    const waiting = await trx
-      .selectFrom("audit_events")
-      .select(["id", "leaf_hash"])
-      .$call((q) =>
-        store.engine === "sqlite" ? q.where("id", ">", Number(state.sequenced_id)) : q.where("leaf_index", "is", null),
-      )
-      .orderBy("id")
-      .limit(maxBatch)
-      .execute();
-    if (waiting.length === 0) return { sequenced: 0, size };
-    const frontier = MerkleFrontier.restore(NATIVE_RFC9162, JSON.parse(state.frontier));
-    if (frontier.size !== size)
-      throw new Error(`audit log state is inconsistent: size ${size}, frontier ${frontier.size}`);
-    const leaves = waiting.map((event, i) => {
-      // Node's hex decoder (the package's fromHex is for verifiers without Node): it stops at the first non-hex
-      // character, so the length check also refuses a malformed hash.
-      const leaf = Buffer.from(event.leaf_hash, "hex");
-      if (leaf.length !== 32 || event.leaf_hash.length !== 64)
-        throw new Error(`audit event ${event.id} has a malformed leaf hash`);
-      frontier.append(leaf);
-      return [size + i, event.id, leaf];
-    });
-    // The leaves, appended to their narrow table (migration 018): the wide event rows are not rewritten.
-    await insertRows(store.hot, trx, "audit_leaves", LEAF_COLUMNS, leaves);
-    const runs = consecutiveRuns(waiting.map((e) => Number(e.id)));
-    // PostgreSQL finds waiting events by this mark (one statement per run of consecutive ids: index = id + offset).
-    if (store.engine === "postgres")
-      for (const run of runs)
-        await sql`update audit_events set leaf_index = id + ${size + run.at - run.first}
-                  where id >= ${run.first} and id <= ${run.last} and leaf_index is null`.execute(trx);
-    // The journal `audit verify` checks each event's index against (one row per run: one per batch on SQLite).
-    await trx
-      .insertInto("audit_sequence_runs")
-      .values(runs.map((r) => ({ first_index: size + r.at, first_id: r.first, last_id: r.last })))
-      .execute();
-    await trx
-      .updateTable("audit_log")
-      .set({
-        size: frontier.size,
-        frontier: JSON.stringify(frontier.toJSON()),
-        root_hash: toHex(frontier.root()),
-        updated_at: new Date().toISOString(),
-        sequenced_id: Number(waiting[waiting.length - 1]!.id),
-      })
-      .where("id", "=", 1)
-      .execute();
-    return { sequenced: waiting.length, size: frontier.size };
+    const waiting = await waitingRecords(store, trx, state, maxBatch);
+    if (waiting.length === 0) return { sequenced: 0, size: state.size };
+    const run = planRun(state, waiting);
+    await writeRun(store, trx, state, run);
+    return { sequenced: waiting.length, size: run.size };
   });
 }
 
-/** Ascending ids as runs of consecutive values, each with its position in the list. */
-export function consecutiveRuns(ids: readonly number[]): { first: number; last: number; at: number }[] {
-  const runs: { first: number; last: number; at: number }[] = [];
-  for (const [i, id] of ids.entries()) {
-    const run = runs[runs.length - 1];
-    if (run && id === run.last + 1) run.last = id;
-    else runs.push({ first: id, last: id, at: i });
-  }
-  return runs;
+/** Writes a run planned elsewhere (the planner thread), if the log is still in the state it was planned from. */
+export async function writePlannedRun(store: Store, run: PlannedRun): Promise<Sequenced> {
+  return store.db.transaction().execute(async (trx) => {
+    const state = await lockedState(store, trx);
+    if (!state || !(await writeRun(store, trx, state, run))) return { sequenced: 0, size: null };
+    return { sequenced: run.ids.length, size: run.size };
+  });
 }
 
 /**
- * Runs the sequencer every `intervalMs` in the serving process, and again at once while runs come back full. A
- * failed run is logged and retried at the next tick (events wait; nothing is lost).
+ * The embedded store's planner: a worker thread with its own read-only connection that reads waiting events, hashes
+ * their records and extends the frontier (sequencer-worker.ts). Plans come back as messages; the serving thread
+ * writes them with its own connection, the store's one writer, so no second writer contends for the file's lock.
+ */
+class PlannerThread {
+  private readonly worker;
+  private next = 0;
+  private readonly pending = new Map<number, { resolve(run: PlannedRun | null): void; reject(err: Error): void }>();
+  private failed: Error | null = null;
+
+  constructor(file: string) {
+    this.worker = startAuditWorker("sequencer-worker", { file });
+    this.worker.unref();
+    this.worker.on("message", (m: { id: number; run?: PlannedRun | null; error?: string }) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.error !== undefined) p?.reject(new Error(m.error));
+      else p?.resolve(m.run ?? null);
+    });
+    const fail = (err: Error) => {
+      this.failed = err;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on("error", fail);
+    this.worker.on("exit", (code) => fail(new Error(`the audit sequencer's planner thread exited (${code})`)));
+  }
+
+  get broken(): boolean {
+    return this.failed !== null;
+  }
+
+  plan(maxBatch: number): Promise<PlannedRun | null> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, maxBatch });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * Runs the sequencer every `intervalMs` in the serving process, and again at once while runs come back full. On the
+ * embedded store the hashing is planned in a worker thread (the request thread only writes the planned leaves); on
+ * PostgreSQL the run is one transaction here (the database does most of the work). A failed run is logged and
+ * retried at the next tick (events wait; nothing is lost).
  */
 export class AuditSequencerLoop {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private planner: PlannerThread | null = null;
+  private stopped = false;
 
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly intervalMs = 1000,
+    /** Plan on a worker thread (the embedded store only); false: every run in this thread, as sequenceAuditLog. */
+    private readonly plannerThread = store.file !== undefined,
   ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
+  }
+
+  /** One run: planned on the worker thread and written here, or all here. */
+  private async runOnce(): Promise<Sequenced & { full: boolean }> {
+    if (!this.plannerThread || this.stopped || this.store.file === undefined) {
+      const run = await sequenceAuditLog(this.store);
+      return { ...run, full: run.sequenced === SEQUENCE_BATCH };
+    }
+    if (!this.planner || this.planner.broken) {
+      await this.planner?.close();
+      this.planner = new PlannerThread(this.store.file);
+    }
+    const run = await this.planner.plan(PLANNED_BATCH);
+    if (!run) return { sequenced: 0, size: null, full: false };
+    return { ...(await writePlannedRun(this.store, run)), full: run.ids.length === PLANNED_BATCH };
   }
 
   /** One round: sequence until nothing waits (or another process holds the log). */
@@ -147,8 +235,7 @@ export class AuditSequencerLoop {
       this.running = (async () => {
         try {
           for (;;) {
-            const run = await sequenceAuditLog(this.store);
-            if (run.sequenced < SEQUENCE_BATCH) break;
+            if (!(await this.runOnce()).full) break;
             await new Promise((r) => setImmediate(r));
           }
         } catch (err) {
@@ -161,9 +248,13 @@ export class AuditSequencerLoop {
     return this.running;
   }
 
+  /** Stops the timer and the planner thread (a round in progress finishes; `tick()` still works, in this thread). */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    await this.planner?.close();
+    this.planner = null;
   }
 }

@@ -82,14 +82,12 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
       await appendAuditRun(s, 500, 1);
       const e = await s.db
         .selectFrom("audit_events")
-        .select(["id", "leaf_hash"])
+        .selectAll()
         .orderBy("id", "desc")
         .limit(1)
         .executeTakeFirstOrThrow();
-      await s.db
-        .insertInto("audit_leaves")
-        .values({ leaf_index: 15, event_id: e.id, leaf_hash: Buffer.from(e.leaf_hash, "hex") })
-        .execute();
+      const leaf = Buffer.from(auditLeafHash(auditRecordOf({ ...e, status: Number(e.status) }, e.salt)), "hex");
+      await s.db.insertInto("audit_leaves").values({ leaf_index: 15, event_id: e.id, leaf_hash: leaf }).execute();
     },
   },
   {
@@ -168,9 +166,7 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
         .executeTakeFirstOrThrow();
       const forged = { ...e, outcome: "denied", status: 403 };
       const leaf = auditLeafHash(auditRecordOf(forged, e.salt));
-      await sql`update audit_events set outcome = 'denied', status = 403, leaf_hash = ${leaf} where id = ${e.id}`.execute(
-        s.db,
-      );
+      await sql`update audit_events set outcome = 'denied', status = 403 where id = ${e.id}`.execute(s.db);
       await sql`update audit_leaves set leaf_hash = ${Buffer.from(leaf, "hex")} where leaf_index = 25`.execute(s.db);
     },
   },

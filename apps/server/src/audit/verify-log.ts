@@ -1,7 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import {
   type Ed25519Verify,
   equalBytes,
@@ -16,8 +12,9 @@ import {
 } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
 import { logReaderFor } from "./log-pages.js";
-import { NATIVE_RFC9162 } from "./sequencer.js";
+import { NATIVE_RFC9162 } from "./native-hasher.js";
 import { type JournalRun, type RangeResult, type RangeTask, verifyRange } from "./verify-range.js";
+import { startAuditWorker } from "./worker-thread.js";
 
 /** What is wrong, at the first place it shows. */
 export type AuditLogProblemKind =
@@ -228,15 +225,9 @@ export async function verifyAuditLog(
   };
 }
 
-/**
- * Runs one range in a worker thread over its own read-only connection to `file`. From the TypeScript sources (tests,
- * tsx) the worker loads its .ts entry through tsx; from the build, the compiled .js.
- */
+/** Runs one range in a worker thread over its own read-only connection to `file`. */
 function verifyRangeInWorker(file: string, task: RangeTask, onProgress: (end: number) => void): Promise<RangeResult> {
-  const workerData = { file, task };
-  const worker = import.meta.url.endsWith(".ts")
-    ? new Worker(throughTsx(new URL("./verify-worker.ts", import.meta.url).href), { eval: true, workerData })
-    : new Worker(new URL("./verify-worker.js", import.meta.url), { workerData });
+  const worker = startAuditWorker("verify-worker", { file, task });
   return new Promise((resolve, reject) => {
     let result: RangeResult | null = null;
     worker.on("message", (m: { progress?: number; result?: RangeResult }) => {
@@ -248,14 +239,4 @@ function verifyRangeInWorker(file: string, task: RangeTask, onProgress: (end: nu
       result ? resolve(result) : reject(new Error(`the verifier's worker thread exited (${code}) without a result`)),
     );
   });
-}
-
-/**
- * A worker bootstrap that loads a TypeScript entry: registers tsx's loader in the worker thread first (a loader of
- * the parent, or `--import` in execArgv, does not reach workers under every runner), then imports the entry.
- */
-function throughTsx(entry: string): string {
-  const tsxDir = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
-  const api = pathToFileURL(join(tsxDir, "dist/esm/api/index.mjs")).href;
-  return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
 }

@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { type FrontierState, MerkleFrontier } from "@hcs/protocol";
 import type { LogReader } from "./log-pages.js";
-import { NATIVE_RFC9162 } from "./sequencer.js";
+import { NATIVE_RFC9162 } from "./native-hasher.js";
 
 /** A run of consecutive event ids the sequencer gave consecutive leaf indexes (its journal, audit_sequence_runs). */
 export interface JournalRun {

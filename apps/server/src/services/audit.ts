@@ -154,7 +154,6 @@ const AUDIT_COLUMNS = [
   "status",
   "code",
   "salt",
-  "leaf_hash",
 ] as const;
 
 const CONTEXT_COLUMNS = ["event_id", "at", "client_ip", "duration_ms"] as const;
@@ -166,8 +165,9 @@ export function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, event:
 
 /**
  * Appends audit events, in order, inside the caller's transaction (a group commit writes its events together):
- * each record with its salt and leaf hash, and its context (address, duration) beside it, keyed by the event id. The
- * record gets its place in the log (leaf index) later, from the sequencer, in commit order.
+ * each record's fields with its salt, and its context (address, duration) beside it, keyed by the event id. The
+ * request path only inserts: the record is hashed into its leaf, and given its place in the log, later by the
+ * sequencer, in commit order (docs/audit.md).
  */
 export async function appendAuditEvents(
   hot: HotSql,
@@ -189,7 +189,6 @@ export async function appendAuditEvents(
     e.status,
     e.code,
     salts[i]!,
-    auditLeafHash(auditRecordOf(e, salts[i]!)),
   ]);
   // The context row is keyed by the event's id (sequential keys: random ones, such as the salt, made every insert
   // land on a cold page of a growing index and cost the grade-lookup bench two thirds of its batch throughput).
@@ -252,7 +251,6 @@ export async function recordAuditEvent(trx: Transaction<Database>, event: LocalA
       status: event.status,
       code: event.code,
       salt,
-      leaf_hash: auditLeafHash(auditRecordOf(event, salt)),
       leaf_index: null,
     })
     .execute();

@@ -107,14 +107,18 @@ export interface AuditEventsTable {
   code: string | null;
   /** 16 random bytes, hex: part of the hashed record. */
   salt: string;
-  /** RFC 9162 leaf hash: SHA-256(0x00 || canonical JSON of the event's audit record v1), hex. */
-  leaf_hash: string;
   /**
    * The event's place in the log. Read it from audit_entries (or audit_leaves): in audit_events it is only the
    * PostgreSQL sequencer's mark of a sequenced event (null until then), and always null on SQLite (migration 018).
    */
   leaf_index: number | null;
 }
+
+/** An event with its leaf (null until sequenced): the audit_entries view, what readers select. */
+export type AuditEntriesView = AuditEventsTable & {
+  /** SHA-256(0x00 || the record's RFC 8785 JSON), the tree's input; null until the sequencer hashed the record. */
+  leaf_hash: Buffer | null;
+};
 
 /** One leaf of the log, appended by the sequencer (migration 018): its index, its event, its hash as the tree's input. */
 export interface AuditLeavesTable {
@@ -195,7 +199,7 @@ export interface AuditContextTable {
 }
 
 /** audit_events with their context, for reading (a view). */
-export type AuditTrailView = Omit<AuditEventsTable, "id"> & {
+export type AuditTrailView = Omit<AuditEntriesView, "id"> & {
   id: number;
   client_ip: string | null;
   duration_ms: number | null;
@@ -357,7 +361,7 @@ export interface Database {
   audit_anchors: AuditAnchorsTable;
   audit_trail: AuditTrailView;
   /** audit_events with each event's leaf index from audit_leaves (null until sequenced): what readers select. */
-  audit_entries: AuditEventsTable;
+  audit_entries: AuditEntriesView;
   audit_leaves: AuditLeavesTable;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;

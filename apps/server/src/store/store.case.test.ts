@@ -1,5 +1,6 @@
 import { type FindingParsed, SCORING_VERSION } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sequenceAuditLog } from "../audit/sequencer.js";
 import { isServiceError } from "../errors.js";
 import { countRequest } from "../http/rate-limit.js";
 import { createSecretBox } from "../secrets/master-key.js";
@@ -480,6 +481,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         duration_ms: 1.5,
       };
       await store.writes.run((trx) => appendAuditEvent(store.hot, trx, event));
+      await sequenceAuditLog(store);
       const row = await store.db
         .selectFrom("audit_trail")
         .selectAll()
@@ -487,8 +489,10 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         .executeTakeFirstOrThrow();
       // The stored columns and salt rebuild the hashed record exactly; the context sits beside it.
       expect(row.salt).toMatch(/^[0-9a-f]{32}$/);
-      expect(row.leaf_hash).toBe(auditLeafHash(auditRecordOf({ ...row, status: Number(row.status) }, row.salt)));
-      expect(row.leaf_hash).toBe(auditLeafHash(auditRecordOf(event, row.salt)));
+      expect(row.leaf_hash?.toString("hex")).toBe(
+        auditLeafHash(auditRecordOf({ ...row, status: Number(row.status) }, row.salt)),
+      );
+      expect(row.leaf_hash?.toString("hex")).toBe(auditLeafHash(auditRecordOf(event, row.salt)));
       expect(row).toMatchObject({ transport: "jsonrpc", client_ip: "127.0.0.1", duration_ms: 1.5 });
       // Pruning the context (retention) leaves the record and its hash intact.
       await store.db.deleteFrom("audit_context").where("event_id", "=", row.id).execute();

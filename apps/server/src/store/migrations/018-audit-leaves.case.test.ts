@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { appendAuditRun } from "../../test-support/audit-events.js";
+import { auditLeafHash, auditRecordOf, newAuditSalt } from "../../services/audit.js";
+import { auditEvent } from "../../test-support/audit-events.js";
 import { forEachEngine, type OpenedStore } from "../../test-support/store-engines.js";
 
 /**
@@ -22,7 +23,18 @@ forEachEngine((engine, open) => {
       opened.push(o);
       const { store } = o;
       await store.migrate("014-audit-append-cost");
-      await appendAuditRun(store, 0, 5);
+      // Five events as the request path wrote them before 018: hashed at append, with their context rows.
+      for (let n = 0; n < 5; n++) {
+        const e = auditEvent(n);
+        const salt = newAuditSalt();
+        const leaf = auditLeafHash(auditRecordOf(e, salt));
+        const { rows } = await sql<{ id: number | string }>`insert into audit_events (at, request_id, actor_key_id,
+          actor_account_id, action, transport, resource, outcome, status, code, salt, leaf_hash)
+          values (${e.at}, ${e.request_id}, ${e.actor_key_id}, ${e.actor_account_id}, ${e.action}, ${e.transport},
+            ${e.resource}, ${e.outcome}, ${e.status}, ${e.code}, ${salt}, ${leaf}) returning id`.execute(store.db);
+        await sql`insert into audit_context (event_id, at, client_ip, duration_ms)
+          values (${rows[0]!.id}, ${e.at}, ${e.client_ip}, ${e.duration_ms})`.execute(store.db);
+      }
       // The old sequencer's work on the first four events: index = id - first id.
       const ids = (
         await sql<{ id: number | string }>`select id from audit_events order by id`.execute(store.db)

@@ -1,17 +1,18 @@
 import { type Kysely, sql } from "kysely";
 import type { Engine } from "./engine.js";
 
-/** The event columns a reader sees, in audit_entries (every column of audit_events but the index it no longer keeps). */
+/** The record's columns (audit_events without the PostgreSQL sequencer's mark), for the views. */
 const EVENT_COLUMNS = sql.raw(
   "e.id, e.at, e.request_id, e.actor_key_id, e.actor_account_id, e.actor_operator, e.action, e.transport, " +
-    "e.resource, e.outcome, e.status, e.code, e.salt, e.leaf_hash",
+    "e.resource, e.outcome, e.status, e.code, e.salt",
 );
 
 /**
- * The log's leaves in their own narrow, append-only table (docs/audit.md, "Storage"; docs/performance.md): the
- * sequencer inserts (leaf index, event id, leaf hash) rows instead of rewriting each wide event row to set its index,
- * which was most of its cost. The leaf hash is stored again, as bytes, as the tree's own input: `audit verify` holds
- * each record against the hash the tree was built from, and proofs read 32-byte leaves without touching the events.
+ * The log's leaves in their own narrow, append-only table (docs/audit.md; docs/performance.md): the sequencer hashes
+ * each waiting record and inserts (leaf index, event id, leaf hash) rows, instead of the request path hashing every
+ * record and the sequencer rewriting each wide event row to set its index (most of its cost). The request path only
+ * inserts the record's fields: audit_events.leaf_hash goes (its values move to audit_leaves, as bytes). `audit
+ * verify` holds each record against the leaf the tree was built from; proofs read 32-byte leaves alone.
  * On PostgreSQL the sequencer still marks audit_events.leaf_index (its writers commit out of id order, and the
  * partial index of unmarked events is how it finds the ones waiting); on SQLite, whose one writer hands ids out in
  * commit order (migration 014), that column and its unique index — an index entry written at every append — go.
@@ -36,6 +37,7 @@ export function auditLeavesMigration(engine: Engine) {
       await db.schema.createIndex("audit_leaves_event").unique().on("audit_leaves").column("event_id").execute();
 
       await db.schema.dropView("audit_trail").execute();
+      await db.schema.alterTable("audit_events").dropColumn("leaf_hash").execute();
       if (sqlite) {
         await db.schema.dropIndex("audit_events_leaf_index").execute();
         await sql`update audit_events set leaf_index = null where leaf_index is not null`.execute(db);
@@ -55,14 +57,14 @@ export function auditLeavesMigration(engine: Engine) {
       await db.schema
         .createView("audit_trail")
         .as(
-          sql`select ${EVENT_COLUMNS}, l.leaf_index, c.client_ip, c.duration_ms from audit_events e
+          sql`select ${EVENT_COLUMNS}, l.leaf_index, l.leaf_hash, c.client_ip, c.duration_ms from audit_events e
             left join audit_leaves l on l.event_id = e.id left join audit_context c on c.event_id = e.id` as never,
         )
         .execute();
       await db.schema
         .createView("audit_entries")
         .as(
-          sql`select ${EVENT_COLUMNS}, l.leaf_index from audit_events e
+          sql`select ${EVENT_COLUMNS}, l.leaf_index, l.leaf_hash from audit_events e
             left join audit_leaves l on l.event_id = e.id` as never,
         )
         .execute();

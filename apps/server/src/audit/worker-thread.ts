@@ -1,0 +1,24 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/**
+ * Starts a worker thread on one of this directory's entries (`name` without extension). From the TypeScript sources
+ * (tests, tsx) the worker loads the .ts entry through tsx; from the build, the compiled .js.
+ */
+export function startAuditWorker(name: string, workerData: unknown): Worker {
+  return import.meta.url.endsWith(".ts")
+    ? new Worker(throughTsx(new URL(`./${name}.ts`, import.meta.url).href), { eval: true, workerData })
+    : new Worker(new URL(`./${name}.js`, import.meta.url), { workerData });
+}
+
+/**
+ * A worker bootstrap that loads a TypeScript entry: registers tsx's loader in the worker thread first (a loader of
+ * the parent, or `--import` in execArgv, does not reach workers under every runner), then imports the entry.
+ */
+function throughTsx(entry: string): string {
+  const tsxDir = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+  const api = pathToFileURL(join(tsxDir, "dist/esm/api/index.mjs")).href;
+  return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+}
