@@ -1,4 +1,4 @@
-import { fromHex, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
+import { merkleRoot, RFC9162, toHex } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";

@@ -1,4 +1,4 @@
-import { fromHex, MerkleFrontier, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
+import { MerkleFrontier, merkleRoot, RFC9162, toHex } from "@hcs/protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import type { Store } from "../store/store.js";
