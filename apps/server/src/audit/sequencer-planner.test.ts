@@ -69,8 +69,8 @@ describe("the audit sequencer's planner thread (embedded store)", () => {
     );
     await sequenceAuditLog(store);
     expect(await writePlannedRun(store, stale)).toEqual({ sequenced: 0, size: null });
-    const leaves = await store.db.selectFrom("audit_leaves").selectAll().execute();
-    expect(leaves).toHaveLength(10);
+    const runs = await store.db.selectFrom("audit_sequence_runs").selectAll().execute();
+    expect(runs.map((r) => [Number(r.first_index), r.leaf_hashes?.length])).toEqual([[0, 10 * 32]]);
   });
 
   it("keeps sequencing in this thread after stop (the server drains the log at shutdown)", async () => {

@@ -9,7 +9,7 @@ import { SQLITE_LEAF_INPUT } from "./log-pages.js";
 import { consecutiveRuns, type LogState, type PlannedRun, planRun, type WaitingRecord } from "./sequencer-run.js";
 import { startAuditWorker } from "./worker-thread.js";
 
-const LEAF_COLUMNS = ["leaf_index", "event_id", "leaf_hash"] as const;
+const RUN_COLUMNS = ["first_index", "first_id", "last_id", "leaf_hashes"] as const;
 
 /**
  * Most events one sequencer run indexes (one transaction). Runs stay short (a few milliseconds of hashing, well under
@@ -72,9 +72,9 @@ async function waitingRecords(
 }
 
 /**
- * Writes a planned run in the caller's transaction, which holds the log's state `current`: the leaves (their narrow
- * table), the journal of the runs of consecutive ids (what `audit verify` checks each index against), on PostgreSQL
- * the marks of the sequenced events, and the new state. A plan made from another state than `current` is dropped.
+ * Writes a planned run in the caller's transaction, which holds the log's state `current`: the journal of the runs of
+ * consecutive ids, each with its leaves' hashes (what `audit verify` and proofs read), on PostgreSQL the marks of
+ * the sequenced events, and the new state. A plan made from another state than `current` is dropped.
  */
 async function writeRun(
   store: Store,
@@ -84,21 +84,20 @@ async function writeRun(
 ): Promise<boolean> {
   if (current.size !== run.from.size || current.sequencedId !== run.from.sequencedId) return false;
   const size = run.from.size;
-  const leaves = run.ids.map((id, i) => [
-    size + i,
-    id,
-    Buffer.from(run.leaves.buffer, run.leaves.byteOffset + i * HASH_BYTES, HASH_BYTES),
-  ]);
-  await insertRows(store.hot, trx, "audit_leaves", LEAF_COLUMNS, leaves);
   const runs = consecutiveRuns(run.ids);
+  const hashesOf = (at: number, count: number) =>
+    Buffer.from(run.leaves.buffer, run.leaves.byteOffset + at * HASH_BYTES, count * HASH_BYTES);
+  await insertRows(
+    store.hot,
+    trx,
+    "audit_sequence_runs",
+    RUN_COLUMNS,
+    runs.map((r) => [size + r.at, r.first, r.last, hashesOf(r.at, r.last - r.first + 1)]),
+  );
   if (store.engine === "postgres")
     for (const r of runs)
       await sql`update audit_events set leaf_index = id + ${size + r.at - r.first}
                 where id >= ${r.first} and id <= ${r.last} and leaf_index is null`.execute(trx);
-  await trx
-    .insertInto("audit_sequence_runs")
-    .values(runs.map((r) => ({ first_index: size + r.at, first_id: r.first, last_id: r.last })))
-    .execute();
   await trx
     .updateTable("audit_log")
     .set({

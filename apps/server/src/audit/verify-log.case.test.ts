@@ -17,27 +17,35 @@ const verifier = parseVerifierKey(key.verifierKey)!;
 const buildLog = (store: Store) => buildCheckpointedLog(store, key);
 const eventIdAt = async (store: Store, index: number) =>
   Number(
-    (
-      await store.db
-        .selectFrom("audit_leaves")
-        .select("event_id")
-        .where("leaf_index", "=", index)
-        .executeTakeFirstOrThrow()
-    ).event_id,
+    (await store.db.selectFrom("audit_entries").select("id").where("leaf_index", "=", index).executeTakeFirstOrThrow())
+      .id,
   );
 afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
-/** Moves leaf indexes ≥ from by delta without tripping the primary key mid-statement. */
-async function shiftIndexes(store: Store, from: number, delta: number) {
-  await sql`update audit_leaves set leaf_index = leaf_index + 1000000 where leaf_index >= ${from}`.execute(store.db);
-  await sql`update audit_leaves set leaf_index = leaf_index - 1000000 + ${delta} where leaf_index >= ${1000000 + from}`.execute(
-    store.db,
-  );
+/** The id of the event at a leaf index (a subquery). */
+const eventAt = (index: number) => sql`(select id from audit_entries where leaf_index = ${index})`;
+
+/** Rewrites the journal run that starts at leaf `firstIndex`. */
+async function rewriteRun(
+  store: Store,
+  firstIndex: number,
+  change: (r: { first_index: number; first_id: number; last_id: number; leaf_hashes: Buffer }) => object,
+) {
+  const run = await store.db
+    .selectFrom("audit_sequence_runs")
+    .selectAll()
+    .where("first_index", "=", firstIndex)
+    .executeTakeFirstOrThrow();
+  const values = change({
+    first_index: Number(run.first_index),
+    first_id: Number(run.first_id),
+    last_id: Number(run.last_id),
+    leaf_hashes: Buffer.from(run.leaf_hashes!),
+  });
+  await store.db.updateTable("audit_sequence_runs").set(values).where("first_index", "=", firstIndex).execute();
 }
 
-/** The id of the event at a leaf index (a subquery). */
-const eventAt = (index: number) => sql`(select event_id from audit_leaves where leaf_index = ${index})`;
-
+// The log of buildCheckpointedLog: runs of the journal from leaves 0 (20 leaves), 20 (5), 25 (15) and 40 (5).
 const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(store: Store): Promise<void> }[] = [
   {
     name: "one event's field altered",
@@ -53,9 +61,10 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     kind: "altered",
     index: 3,
     tamper: (s) =>
-      sql`update audit_leaves set leaf_hash = ${Buffer.alloc(32, 0xab)} where leaf_index = 3`
-        .execute(s.db)
-        .then(() => {}),
+      rewriteRun(s, 0, (r) => {
+        r.leaf_hashes[3 * 32] = r.leaf_hashes[3 * 32]! ^ 0xff;
+        return { leaf_hashes: r.leaf_hashes };
+      }),
   },
   {
     name: "one event deleted",
@@ -64,21 +73,17 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     tamper: (s) => sql`delete from audit_events where id = ${eventAt(12)}`.execute(s.db).then(() => {}),
   },
   {
-    name: "one event and its leaf deleted and the indexes after it renumbered",
-    kind: "moved",
-    index: 12,
-    async tamper(s) {
-      await sql`delete from audit_events where id = ${eventAt(12)}`.execute(s.db);
-      await sql`delete from audit_leaves where leaf_index = 12`.execute(s.db);
-      await shiftIndexes(s, 13, -1);
-    },
+    name: "a run's leaves cut short",
+    kind: "altered",
+    index: 25,
+    tamper: (s) => rewriteRun(s, 25, (r) => ({ leaf_hashes: r.leaf_hashes.subarray(0, 14 * 32) })),
   },
   {
-    name: "one event inserted (indexes after it renumbered)",
+    name: "one event inserted (the runs after it renumbered)",
     kind: "moved",
-    index: 15,
+    index: 20,
     async tamper(s) {
-      await shiftIndexes(s, 15, 1);
+      for (const at of [40, 25, 20]) await rewriteRun(s, at, (r) => ({ first_index: r.first_index + 1 }));
       await appendAuditRun(s, 500, 1);
       const e = await s.db
         .selectFrom("audit_events")
@@ -87,18 +92,20 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
         .limit(1)
         .executeTakeFirstOrThrow();
       const leaf = Buffer.from(auditLeafHash(auditRecordOf({ ...e, status: Number(e.status) }, e.salt)), "hex");
-      await s.db.insertInto("audit_leaves").values({ leaf_index: 15, event_id: e.id, leaf_hash: leaf }).execute();
+      await s.db
+        .insertInto("audit_sequence_runs")
+        .values({ first_index: 20, first_id: e.id, last_id: e.id, leaf_hashes: leaf })
+        .execute();
     },
   },
   {
-    name: "two events reordered",
+    name: "two runs of events reordered",
     kind: "moved",
-    index: 9,
+    index: 20,
     async tamper(s) {
-      const [a, b] = [await eventIdAt(s, 9), await eventIdAt(s, 30)];
-      await sql`update audit_leaves set event_id = -1 where leaf_index = 9`.execute(s.db);
-      await sql`update audit_leaves set event_id = ${a} where leaf_index = 30`.execute(s.db);
-      await sql`update audit_leaves set event_id = ${b} where leaf_index = 9`.execute(s.db);
+      await rewriteRun(s, 20, () => ({ first_index: -1 }));
+      await rewriteRun(s, 40, () => ({ first_index: 20 }));
+      await rewriteRun(s, -1, () => ({ first_index: 40 }));
     },
   },
   {
@@ -132,7 +139,23 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     name: "the log truncated",
     kind: "missing",
     index: 33,
-    tamper: (s) => sql`delete from audit_leaves where leaf_index >= 33`.execute(s.db).then(() => {}),
+    async tamper(s) {
+      const ids = await s.db.selectFrom("audit_entries").select("id").where("leaf_index", ">=", 33).execute();
+      await s.db
+        .deleteFrom("audit_events")
+        .where(
+          "id",
+          "in",
+          ids.map((r) => r.id),
+        )
+        .execute();
+    },
+  },
+  {
+    name: "the journal truncated",
+    kind: "missing",
+    index: 25,
+    tamper: (s) => sql`delete from audit_sequence_runs where first_index >= 25`.execute(s.db).then(() => {}),
   },
   {
     name: "a checkpoint rewritten to another head (signed by another key)",
@@ -167,7 +190,10 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
       const forged = { ...e, outcome: "denied", status: 403 };
       const leaf = auditLeafHash(auditRecordOf(forged, e.salt));
       await sql`update audit_events set outcome = 'denied', status = 403 where id = ${e.id}`.execute(s.db);
-      await sql`update audit_leaves set leaf_hash = ${Buffer.from(leaf, "hex")} where leaf_index = 25`.execute(s.db);
+      await rewriteRun(s, 25, (r) => {
+        Buffer.from(leaf, "hex").copy(r.leaf_hashes, 0);
+        return { leaf_hashes: r.leaf_hashes };
+      });
     },
   },
 ];

@@ -122,18 +122,38 @@ export async function verifyAuditLog(
   const recordedSize = state ? Number(state.size) : 0;
   const journal: JournalRun[] = (
     await db.selectFrom("audit_sequence_runs").selectAll().orderBy("first_index").execute()
-  ).map((r) => ({ firstIndex: Number(r.first_index), firstId: Number(r.first_id), lastId: Number(r.last_id) }));
-  // Events without a leaf (both counts are of append-only tables; a leaf whose event is gone shows as missing).
-  const count = async (table: "audit_events" | "audit_leaves") =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number | string>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const unsequenced = Math.max(0, (await count("audit_events")) - (await count("audit_leaves")));
+  ).map((r) => ({
+    firstIndex: Number(r.first_index),
+    firstId: Number(r.first_id),
+    lastId: Number(r.last_id),
+    leafHashes: r.leaf_hashes,
+  }));
+  // No event in two runs. On SQLite, whose one writer hands ids out in commit order, runs in index order hold
+  // ascending ids (the earlier run of a pair out of order is the one moved or inserted there); on PostgreSQL events
+  // commit out of id order, so runs must only not overlap (and each event's mark is checked against its index).
+  const ordered = store.engine === "sqlite" ? journal : [...journal].sort((a, b) => a.firstId - b.firstId);
+  for (let i = 1; i < ordered.length; i++) {
+    const [a, b] = [ordered[i - 1]!, ordered[i]!];
+    if (b.firstId <= a.lastId) {
+      const moved = store.engine === "sqlite" ? a : a.firstIndex > b.firstIndex ? a : b;
+      problem(
+        "moved",
+        moved.firstIndex,
+        `the run from leaf ${moved.firstIndex} is out of the order events were logged`,
+      );
+      break;
+    }
+  }
+  // Events not in any run yet (they join the log at the next sequencer run).
+  const events = Number(
+    (
+      await db
+        .selectFrom("audit_events")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const unsequenced = Math.max(0, events - journal.reduce((n, r) => n + (r.lastId - r.firstId + 1), 0));
 
   // Leaves, in index order: on the embedded store, a large log in two ranges at once — the left perfect subtree
   // (RFC 9162's split point) in a worker thread, the rest here — whose frontiers combine into the whole tree's.
@@ -153,7 +173,12 @@ export async function verifyAuditLog(
   };
   const tasks: RangeTask[] = parallel
     ? [
-        { from: 0, to: split, journal, sizes: sizes.filter((x) => x <= split) },
+        {
+          from: 0,
+          to: split,
+          journal: journal.filter((r) => r.firstIndex < split),
+          sizes: sizes.filter((x) => x <= split),
+        },
         { from: split, to: null, journal, sizes: sizes.filter((x) => x > split) },
       ]
     : [{ from: 0, to: null, journal, sizes }];

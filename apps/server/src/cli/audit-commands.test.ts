@@ -47,14 +47,14 @@ describe("hcs-server audit verify", () => {
   it("names the first altered event and exits 3", async () => {
     const bundle = await auditProofFor({ store, auditLogKey: key }, 8, "acc_1");
     await sql`update audit_events set status = 500
-      where id = (select event_id from audit_leaves where leaf_index = 7)`.execute(store.db);
+      where id = (select id from audit_entries where leaf_index = 7)`.execute(store.db);
     try {
       const r = await hcs(["--json", "audit", "verify"]);
       expect(r.code).toBe(3);
       expect(JSON.parse(r.stdout)).toMatchObject({ verified: false, first_bad_index: 7, problem: "altered" });
     } finally {
       await sql`update audit_events set status = 200
-        where id = (select event_id from audit_leaves where leaf_index = 7)`.execute(store.db);
+        where id = (select id from audit_entries where leaf_index = 7)`.execute(store.db);
     }
     // The bundle made before the change still verifies offline: it holds the record as it was logged.
     const file = join(dataDir, "proof-8.json");
@@ -117,10 +117,10 @@ describe.skipIf(!(await shouldRunPostgres()))("hcs-server audit verify on Postgr
       const env = { DATABASE_URL: url.toString() };
       const ok = await hcs(["--json", "audit", "verify"], env);
       expect(ok.code, ok.stderr).toBe(0);
-      // Leaves 4 and 5 swap events.
-      await sql`update audit_leaves set leaf_index = -1 where leaf_index = 4`.execute(pg.db);
-      await sql`update audit_leaves set leaf_index = 4 where leaf_index = 5`.execute(pg.db);
-      await sql`update audit_leaves set leaf_index = 5 where leaf_index = -1`.execute(pg.db);
+      // The events at leaves 4 and 5 swap the marks the sequencer gave them.
+      await sql`update audit_events set leaf_index = -1 where leaf_index = 4`.execute(pg.db);
+      await sql`update audit_events set leaf_index = 4 where leaf_index = 5`.execute(pg.db);
+      await sql`update audit_events set leaf_index = 5 where leaf_index = -1`.execute(pg.db);
       const bad = await hcs(["--json", "audit", "verify"], env);
       expect(bad.code).toBe(3);
       expect(JSON.parse(bad.stdout)).toMatchObject({ first_bad_index: 4, problem: "moved" });

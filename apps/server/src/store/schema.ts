@@ -108,7 +108,7 @@ export interface AuditEventsTable {
   /** 16 random bytes, hex: part of the hashed record. */
   salt: string;
   /**
-   * The event's place in the log. Read it from audit_entries (or audit_leaves): in audit_events it is only the
+   * The event's place in the log. Read it from audit_entries (or the runs): in audit_events it is only the
    * PostgreSQL sequencer's mark of a sequenced event (null until then), and always null on SQLite (migration 018).
    */
   leaf_index: number | null;
@@ -119,14 +119,6 @@ export type AuditEntriesView = AuditEventsTable & {
   /** SHA-256(0x00 || the record's RFC 8785 JSON), the tree's input; null until the sequencer hashed the record. */
   leaf_hash: Buffer | null;
 };
-
-/** One leaf of the log, appended by the sequencer (migration 018): its index, its event, its hash as the tree's input. */
-export interface AuditLeavesTable {
-  leaf_index: number | string;
-  event_id: number | string;
-  /** 32 bytes: SHA-256(0x00 || the event's canonical record). */
-  leaf_hash: Buffer;
-}
 
 /** A signed checkpoint of the audit log (docs/audit.md). */
 export interface AuditCheckpointsTable {
@@ -189,6 +181,8 @@ export interface AuditSequenceRunsTable {
   first_index: number | string;
   first_id: number | string;
   last_id: number | string;
+  /** The run's leaf hashes, 32 bytes each, back to back in index order (migration 018). */
+  leaf_hashes: Buffer | null;
 }
 
 export interface AuditContextTable {
@@ -360,9 +354,8 @@ export interface Database {
   audit_checkpoints: AuditCheckpointsTable;
   audit_anchors: AuditAnchorsTable;
   audit_trail: AuditTrailView;
-  /** audit_events with each event's leaf index from audit_leaves (null until sequenced): what readers select. */
+  /** audit_events with each event's leaf index and hash from its sequencer run (null until sequenced): what readers select. */
   audit_entries: AuditEntriesView;
-  audit_leaves: AuditLeavesTable;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;
   documents: DocumentsTable;

@@ -18,7 +18,7 @@ forEachEngine((engine, open) => {
       }
     });
 
-    it("moves the indexes of sequenced events into audit_leaves and keeps the context rows", async () => {
+    it("moves the leaf hashes of sequenced events into their runs and keeps indexes and context rows", async () => {
       const o = await open();
       opened.push(o);
       const { store } = o;
@@ -41,6 +41,9 @@ forEachEngine((engine, open) => {
       ).rows.map((r) => Number(r.id));
       const first = ids[0]!;
       await sql`update audit_events set leaf_index = id - ${first} where id <= ${ids[3]!}`.execute(store.db);
+      // … in two runs, as its journal recorded them.
+      await sql`insert into audit_sequence_runs (first_index, first_id, last_id)
+        values (0, ${first}, ${first + 1}), (2, ${first + 2}, ${first + 3})`.execute(store.db);
       const before = (
         await sql<{
           id: number | string;
@@ -50,12 +53,17 @@ forEachEngine((engine, open) => {
 
       await store.migrate();
 
-      const leaves = await store.db.selectFrom("audit_leaves").selectAll().orderBy("leaf_index").execute();
-      expect(leaves.map((l) => [Number(l.leaf_index), Number(l.event_id), l.leaf_hash.toString("hex")])).toEqual(
-        before.slice(0, 4).map((e, i) => [i, Number(e.id), e.leaf_hash]),
-      );
-      const entries = await store.db.selectFrom("audit_entries").select(["id", "leaf_index"]).orderBy("id").execute();
+      const runs = await store.db.selectFrom("audit_sequence_runs").selectAll().orderBy("first_index").execute();
+      expect(runs.map((r) => r.leaf_hashes?.toString("hex"))).toEqual([
+        before[0]!.leaf_hash + before[1]!.leaf_hash,
+        before[2]!.leaf_hash + before[3]!.leaf_hash,
+      ]);
+      const entries = await store.db.selectFrom("audit_entries").selectAll().orderBy("id").execute();
       expect(entries.map((e) => (e.leaf_index === null ? null : Number(e.leaf_index)))).toEqual([0, 1, 2, 3, null]);
+      expect(entries.map((e) => e.leaf_hash?.toString("hex") ?? null)).toEqual([
+        ...before.slice(0, 4).map((e) => e.leaf_hash),
+        null,
+      ]);
       const trail = await store.db.selectFrom("audit_trail").select(["id", "client_ip", "leaf_index"]).execute();
       expect(trail).toHaveLength(5);
       expect(trail.every((t) => t.client_ip === "127.0.0.1")).toBe(true);
