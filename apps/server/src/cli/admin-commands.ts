@@ -150,24 +150,27 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     .requiredOption("--name <name>", "practice name")
     .requiredOption("--domain <domain>", "email/DNS domain scanned from outside, e.g. sunrise-clinic.example")
     .option("--website <url>", "patient-facing website, e.g. https://www.sunrise-clinic.example/")
+    .option("--state <code>", "two-letter state of the practice (breach reports are matched by name within it)")
     .requiredOption("--account <account-id>", "owning account")
     .addHelpText(
       "after",
       '\nExample:\n  hcs-server practices add --npi 1234567893 --name "Sunrise Family Practice" \\\n    --domain sunrise-clinic.example --website https://www.sunrise-clinic.example/ --account acct_XXXXXXXXXXXXXXXX\n',
     )
-    .action(async (o: { npi: string; name: string; domain: string; website?: string; account: string }) => {
-      const p = await withServices(cli, (deps) =>
-        addPractice(
-          deps,
-          { npi: o.npi, name: o.name, domain: o.domain, website: o.website, accountId: o.account },
-          auditedAs(cli, deps, "operator.practices.add", (added: PracticeView) => ({
-            accountId: added.account_id,
-            resource: `practice:${added.npi}`,
-          })),
-        ),
-      );
-      printResult(cli, json(), p as unknown as Record<string, unknown>);
-    });
+    .action(
+      async (o: { npi: string; name: string; domain: string; website?: string; state?: string; account: string }) => {
+        const p = await withServices(cli, (deps) =>
+          addPractice(
+            deps,
+            { npi: o.npi, name: o.name, domain: o.domain, website: o.website, state: o.state, accountId: o.account },
+            auditedAs(cli, deps, "operator.practices.add", (added: PracticeView) => ({
+              accountId: added.account_id,
+              resource: `practice:${added.npi}`,
+            })),
+          ),
+        );
+        printResult(cli, json(), p as unknown as Record<string, unknown>);
+      },
+    );
   practices
     .command("list")
     .description("List practices")

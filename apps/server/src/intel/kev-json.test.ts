@@ -56,7 +56,8 @@ describe.skipIf(!SCHEMA)("the mirror of the published schema", () => {
     expect(schema.required.sort()).toEqual(["catalogVersion", "count", "dateReleased", "vulnerabilities"]);
     const required: string[] = schema.$defs.vulnerability.required;
     for (const field of required) {
-      const { [field]: _dropped, ...rest } = entry("CVE-2021-41773");
+      const rest: Record<string, unknown> = entry("CVE-2021-41773");
+      delete rest[field];
       expect(refusal(catalogue([rest])).at.column, field).toBe(field);
     }
     const pattern = new RegExp(schema.$defs.vulnerability.properties.cveID.pattern);

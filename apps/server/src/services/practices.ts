@@ -12,6 +12,8 @@ export interface PracticeView {
   readonly domain: string;
   readonly website: string | null;
   readonly created_at: string;
+  /** Two-letter US state or territory: breach-portal reports are matched by name within it. */
+  readonly state: string | null;
 }
 
 const DomainSchema = z
@@ -32,6 +34,12 @@ export const NewPracticeSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   domain: DomainSchema,
   website: WebsiteSchema.optional(),
+  state: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "must be a two-letter state code such as OH")
+    .optional(),
   accountId: z.string().min(1),
 });
 
@@ -67,6 +75,7 @@ export async function addPractice(
     domain: p.domain,
     website: p.website ?? null,
     created_at: iso(deps.now()),
+    state: p.state ?? null,
   };
   await deps.store.db.transaction().execute(async (trx) => {
     await trx.insertInto("practices").values(row).execute();
