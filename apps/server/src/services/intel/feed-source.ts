@@ -95,7 +95,17 @@ const shown = (u: URL) => `${u.origin}${u.pathname}`;
 
 function fetchOnce(target: URL, options: DownloadOptions): Promise<{ body?: Buffer; redirect?: string }> {
   const timeoutMs = options.timeoutMs ?? DOWNLOAD_TIMEOUT_MS;
-  return new Promise((resolve, reject) => {
+  return new Promise((settle, refuse) => {
+    // The first outcome wins: destroying a response on purpose also fires its abort and error events.
+    let settled = false;
+    const resolve = (v: { body?: Buffer; redirect?: string }) => {
+      if (!settled) settle(v);
+      settled = true;
+    };
+    const reject = (err: Error) => {
+      if (!settled) refuse(err);
+      settled = true;
+    };
     const fail = (reason: string) => reject(new FeedError("feed_download_failed", `${shown(target)}: ${reason}`));
     const req = request(
       target,
@@ -119,8 +129,8 @@ function fetchOnce(target: URL, options: DownloadOptions): Promise<{ body?: Buff
         }
         const declared = Number(res.headers["content-length"] ?? Number.NaN);
         if (declared > options.maxBytes) {
-          res.destroy();
           reject(tooLarge(shown(target), options.maxBytes));
+          res.destroy();
           return;
         }
         const chunks: Buffer[] = [];
@@ -128,8 +138,8 @@ function fetchOnce(target: URL, options: DownloadOptions): Promise<{ body?: Buff
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > options.maxBytes) {
-            res.destroy();
             reject(tooLarge(shown(target), options.maxBytes));
+            res.destroy();
             return;
           }
           chunks.push(chunk);
