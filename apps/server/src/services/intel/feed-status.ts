@@ -40,7 +40,7 @@ export async function feedStates(db: Executor, now: Date): Promise<FeedState[]> 
   const counts = await Promise.all([
     db
       .selectFrom("hhs_breaches")
-      .select((e) => e.fn.countAll<number>().as("n"))
+      .select((e) => [e.fn.countAll<number>().as("n"), e.fn.max("submitted_on").as("newest")])
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("kev_entries")
@@ -70,15 +70,18 @@ export async function feedStates(db: Executor, now: Date): Promise<FeedState[]> 
         summary: `${LABEL[feed]} not imported`,
       };
     const detail = JSON.parse(row.detail) as { date_released?: string };
-    // The data's own date where it has one: KEV's release, the newest breach report; else the import time.
-    const dated = feed === "kev" ? detail.date_released : feed === "hhs_breaches" ? row.version : row.imported_at;
+    // The data's own date where it has one: KEV's release, the newest breach report held (imports merge, so an
+    // older archive imported last does not make the data older); else the import time.
+    const newestBreach = (counts[0].newest as string | null) ?? row.version;
+    const version = feed === "hhs_breaches" ? newestBreach : row.version;
+    const dated = feed === "kev" ? detail.date_released : feed === "hhs_breaches" ? newestBreach : row.imported_at;
     const t = Date.parse(dated ?? row.imported_at);
     const age = Number.isFinite(t) ? Math.max(0, Math.floor((now.getTime() - t) / DAY_MS)) : null;
-    const what = feed === "eol" ? `${records.eol} products` : row.version;
+    const what = feed === "eol" ? `${records.eol} products` : version;
     return {
       feed,
       imported: true,
-      version: row.version,
+      version,
       source: row.source,
       records: records[feed],
       imported_at: row.imported_at,
