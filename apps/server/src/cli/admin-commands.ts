@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { createAccount, getAccount, listAccounts, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../services/api-keys.js";
 import { onAccount, onKeyOf } from "../services/operator-audit.js";
-import { addPractice, listPractices, type PracticeView } from "../services/practices.js";
+import { addPractice, listPractices, type PracticeView, setPracticeState } from "../services/practices.js";
 import { auditedAs, type CliEnv, printResult, withServices } from "./context.js";
 
 function nonNegativeInt(value: string): number {
@@ -171,6 +171,25 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
         printResult(cli, json(), p as unknown as Record<string, unknown>);
       },
     );
+  practices
+    .command("set-state")
+    .description("Record a practice's two-letter state (HHS breach reports are matched by name within it)")
+    .requiredOption("--npi <npi>", "10-digit NPI")
+    .requiredOption("--state <code>", "two-letter state, e.g. OH")
+    .action(async (o: { npi: string; state: string }) => {
+      const p = await withServices(cli, (deps) =>
+        setPracticeState(
+          deps,
+          o.npi,
+          o.state,
+          auditedAs(cli, deps, "operator.practices.set-state", (done: PracticeView) => ({
+            accountId: done.account_id,
+            resource: `practice:${done.npi}`,
+          })),
+        ),
+      );
+      printResult(cli, json(), p as unknown as Record<string, unknown>);
+    });
   practices
     .command("list")
     .description("List practices")

@@ -54,9 +54,17 @@ export function affectedRanges(description: string): AffectedRange[] {
 /** affected / fixed by the stated ranges; unknown when none is stated or the version cannot be read. */
 export type VersionVerdict = "affected" | "fixed" | "unknown";
 
+/**
+ * A distribution package's version (`1:9.2p1-2+deb12u6`, `2.4.52-1ubuntu4.7`, `1.1.1k-7.el8_6`): the upstream
+ * number plus a packaging revision. Distributions backport security fixes without changing the upstream number, so
+ * such a version below a stated range is no proof of exposure; above it, it is still fixed.
+ */
+const DISTRO_REVISION = /^(?:\d+:)?[^-\s]+-[0-9][0-9a-z.~+_]*$|ubuntu|\+deb|\.el\d|\.fc\d|\.amzn|~/i;
+
 export function judgeVersion(version: string, ranges: readonly AffectedRange[]): VersionVerdict {
   if (ranges.length === 0) return "unknown";
-  const v = parseVersion(version);
+  // A Debian epoch (`1:`) is packaging, not part of the upstream version.
+  const v = parseVersion(version.trim().replace(/^\d+:/, ""));
   if (!v) return "unknown";
   // Branch ranges speak only for their branch; a version on no stated branch is judged by the unbranched ones.
   const relevant = ranges.filter((r) => r.branch === null || onBranch(v, r.branch));
@@ -64,5 +72,6 @@ export function judgeVersion(version: string, ranges: readonly AffectedRange[]):
   const hit = relevant.some((r) =>
     r.below ? compareVersions(v, r.below) < 0 : r.upTo ? compareVersions(v, r.upTo) <= 0 : false,
   );
-  return hit ? "affected" : "fixed";
+  if (!hit) return "fixed";
+  return DISTRO_REVISION.test(version.trim()) ? "unknown" : "affected";
 }

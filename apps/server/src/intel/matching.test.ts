@@ -54,6 +54,16 @@ describe("KEV version ranges", () => {
     expect(judgeVersion("1.0.2k", openssl)).toBe("fixed");
     expect(judgeVersion("3.0.1", openssl)).toBe("unknown");
   });
+  it("never confirms a distribution package below a range (fixes are backported), but still rules newer ones out", () => {
+    const ranges = affectedRanges("OpenSSH 8.5p1 before 9.8p1 contains a signal-handler race.");
+    expect(judgeVersion("9.6p1", ranges)).toBe("affected");
+    expect(judgeVersion("1:9.2p1-2+deb12u6", ranges)).toBe("unknown");
+    expect(judgeVersion("1:9.6p1-3ubuntu13.5", ranges)).toBe("unknown");
+    expect(judgeVersion("1:9.9p1-1", ranges)).toBe("fixed");
+    expect(judgeVersion("2.4.37-65.module+el8.10.0", affectedRanges("Apache HTTP Server 2.4.48 and earlier"))).toBe(
+      "unknown",
+    );
+  });
   it("cannot judge without stated ranges or a readable version", () => {
     expect(judgeVersion("10.0.19045", affectedRanges("Microsoft Windows contains a privilege escalation."))).toBe(
       "unknown",

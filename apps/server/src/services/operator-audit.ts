@@ -12,6 +12,7 @@ export type OperatorOperation =
   | "operator.keys.create"
   | "operator.keys.revoke"
   | "operator.practices.add"
+  | "operator.practices.set-state"
   | "operator.agents.revoke"
   | "operator.deploy-tokens.revoke"
   | "operator.data.import";

@@ -84,6 +84,33 @@ export async function addPractice(
   return row;
 }
 
+const StateSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, "must be a two-letter state code such as OH");
+
+/**
+ * Records the practice's state (breach-portal reports are matched by name within it; practices registered before
+ * it was asked for have none). `auditIn` is written in the same transaction.
+ */
+export async function setPracticeState(
+  deps: ServiceDeps,
+  npi: string,
+  state: string,
+  auditIn?: AuditInTransaction<PracticeView>,
+): Promise<PracticeView> {
+  const parsed = StateSchema.safeParse(state);
+  if (!parsed.success) throw new ServiceError("invalid_body", `state: ${parsed.error.issues[0]!.message}`);
+  const practice = await getPractice(deps, npi);
+  const updated = { ...practice, state: parsed.data };
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx.updateTable("practices").set({ state: parsed.data }).where("npi", "=", npi).execute();
+    await auditIn?.(trx, updated);
+  });
+  return updated;
+}
+
 /** The practice with this NPI, or npi_not_found. */
 export async function getPractice(deps: ServiceDeps, npi: string): Promise<PracticeView> {
   const row = await deps.store.db.selectFrom("practices").selectAll().where("npi", "=", npi).executeTakeFirst();

@@ -149,7 +149,7 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       const doc = inventoryScanDocument(agent.agentId, {
         hostname: "frontdesk-01",
         software: [
-          { name: "apache2", version: "2.4.48-1ubuntu1" },
+          { name: "Apache HTTP Server", version: "2.4.48" },
           { name: "Google Chrome", version: "120.0.6099.109" },
           { name: "libreoffice", version: "7.3.7" },
         ],
@@ -232,8 +232,8 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
           cve: "CVE-2021-40438",
           kev_vendor: "Apache",
           kev_product: "Apache",
-          software: "apache2",
-          version: "2.4.48-1ubuntu1",
+          software: "Apache HTTP Server",
+          version: "2.4.48",
           seen_on: "host:frontdesk-01",
           affected_versions: ["2.4.48 and earlier"],
           due_date: "2021-12-15",
@@ -265,7 +265,7 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       const kev = (await openFindings()).filter((f) => f.check_id === "patches.known_exploited_vulnerability");
       expect(kev.map((f) => [f.finding_id, f.subject, f.severity, f.grade_cap])).toEqual([
         [
-          "patches.known_exploited_vulnerability:CVE-2021-40438@apache2",
+          "patches.known_exploited_vulnerability:CVE-2021-40438@Apache_HTTP_Server",
           "frontdesk-01",
           "high",
           "known_exploited_past_due",
@@ -318,7 +318,9 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       });
       const kev = p.factors.find((f) => f.id === "kev_unpatched")!;
       expect(kev).toMatchObject({ present: true, multiplier: 1.8 });
-      expect(kev.evidence[0]?.finding_id).toBe("patches.known_exploited_vulnerability:CVE-2021-40438@apache2");
+      expect(kev.evidence[0]?.finding_id).toBe(
+        "patches.known_exploited_vulnerability:CVE-2021-40438@Apache_HTTP_Server",
+      );
       expect(kev.contribution).toBeGreaterThan(0);
       expect(p.factors.find((f) => f.id === "remote_access_exposed")).toMatchObject({
         present: false,

@@ -3,6 +3,7 @@ import { matchEntityName } from "../../intel/breach-match.js";
 import { entityNameKeys } from "../../intel/entity-names.js";
 import type { Executor } from "../../store/hot-sql.js";
 import type { HhsBreachesTable } from "../../store/schema.js";
+import { ttlMemo } from "../../util/ttl-memo.js";
 import type { ServiceDeps } from "../deps.js";
 import { getPractice } from "../practices.js";
 
@@ -62,6 +63,24 @@ export async function breachHistory(db: Executor, name: string, state: string | 
 
 /** What the stored breach data covers: count, newest report, latest import. */
 export async function breachDataset(db: Executor): Promise<BreachCheck["dataset"]> {
+  return readBreachDataset(db);
+}
+
+// The dataset summary scans the whole table (count, newest date): read at most once a second per store, so a burst
+// of lookups does not repeat it; an import shows within that second.
+const DATASET_TTL_MS = 1_000;
+const datasetReads = new WeakMap<Executor, () => Promise<BreachCheck["dataset"]>>();
+
+function cachedBreachDataset(db: Executor): Promise<BreachCheck["dataset"]> {
+  let read = datasetReads.get(db);
+  if (!read) {
+    read = ttlMemo(DATASET_TTL_MS, () => readBreachDataset(db));
+    datasetReads.set(db, read);
+  }
+  return read();
+}
+
+async function readBreachDataset(db: Executor): Promise<BreachCheck["dataset"]> {
   const [stats, last] = await Promise.all([
     db
       .selectFrom("hhs_breaches")
@@ -110,7 +129,7 @@ export async function breachCheck(
   }
   const [matches, dataset, own] = await Promise.all([
     breachHistory(db, name, state),
-    breachDataset(db),
+    cachedBreachDataset(db),
     owned && npi
       ? db.selectFrom("breaches").selectAll().where("npi", "=", npi).orderBy("reported_at", "desc").execute()
       : Promise.resolve(null),
