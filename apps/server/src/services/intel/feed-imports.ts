@@ -263,34 +263,3 @@ function newestRelease(products: readonly EolProduct[]): string {
   for (const p of products) for (const c of p.cycles) if (c.release && c.release > newest) newest = c.release;
   return newest;
 }
-
-/** The latest import of each feed that changed data (for /readyz, the reputation snapshot and results). */
-export async function latestImports(deps: ServiceDeps): Promise<Partial<Record<FeedName, FeedImportReport>>> {
-  const rows = await deps.store.db
-    .selectFrom("feed_imports")
-    .selectAll()
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("feed_imports")
-        .select((e) => e.fn.max("id").as("id"))
-        .where("changed", "=", 1)
-        .groupBy("feed"),
-    )
-    .execute();
-  return Object.fromEntries(
-    rows.map((r) => [
-      r.feed,
-      {
-        import_id: Number(r.id),
-        feed: r.feed as FeedName,
-        source: r.source,
-        version: r.version,
-        sha256: r.sha256,
-        records: r.records,
-        changed: r.changed === 1,
-        imported_at: r.imported_at,
-        detail: JSON.parse(r.detail) as Record<string, unknown>,
-      },
-    ]),
-  );
-}
