@@ -191,7 +191,21 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
             severity: "high",
             title: "redis-server 8.0.2 is past its end of life (2025-11-01)",
             detail: "stale verdict of an old bundled dataset",
-            evidence: {},
+            evidence: { name: "redis-server", version: "8.0.2", product: "redis", cycle: "8.0", eol: "2025-11-01" },
+            remediation: "Upgrade",
+            controls: ["164.308(a)(1)(ii)(B)"],
+            grade_cap: "end_of_life_system",
+          },
+          {
+            // A verdict whose product the (trimmed) facts do not list: the server cannot re-judge it, so it stays.
+            id: "eol.end_of_life_software:mongodb@4.4",
+            check_id: "eol.end_of_life_software",
+            source: "internal",
+            category: "asset_management",
+            severity: "high",
+            title: "mongod 4.4.29 is past its end of life (2024-02-29)",
+            detail: "d",
+            evidence: { name: "mongod", version: "4.4.29", product: "mongodb", cycle: "4.4", eol: "2024-02-29" },
             remediation: "Upgrade",
             controls: ["164.308(a)(1)(ii)(B)"],
             grade_cap: "end_of_life_system",
@@ -279,6 +293,7 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
     it("end-of-life verdicts: the scanner's stand until the server holds data, then every host is re-judged on import", async () => {
       const before = await openFindings();
       expect(before.filter((f) => f.check_id.startsWith("eol.")).map((f) => f.finding_id)).toEqual([
+        "eol.end_of_life_software:mongodb@4.4",
         "eol.end_of_life_software:php@7.4",
         "eol.end_of_life_software:redis@8.0",
       ]);
@@ -299,6 +314,7 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       expect(report.detail.hosts_reevaluated).toBe(2);
       const after = (await openFindings()).filter((f) => f.check_id.startsWith("eol."));
       expect(after.map((f) => [f.finding_id, JSON.parse(f.evidence).judged_by])).toEqual([
+        ["eol.end_of_life_software:mongodb@4.4", undefined],
         ["eol.end_of_life_software:nginx@1.28", "server"],
         ["eol.end_of_life_software:php@7.4", "scanner"],
       ]);

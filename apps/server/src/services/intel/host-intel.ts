@@ -84,17 +84,33 @@ export async function serverHostFindings(
   facts: Record<string, unknown>,
   host: string,
   today: Date,
-): Promise<{ findings: FindingParsed[]; judgedEol: boolean }> {
+): Promise<{ findings: FindingParsed[]; judgedProducts: ReadonlySet<string> }> {
   const items: InventoryItem[] = inventoryFromFacts(facts, host);
   const [entries, catalogVersion] = await Promise.all([kevEntriesFor(db, inventoryKeys(items)), kevCatalogVersion(db)]);
   const findings = kevFindings(matchKev(items, entries), host, catalogVersion ?? "", today);
   const eolFacts = eolFactsOf(facts);
-  if (!eolFacts) return { findings, judgedEol: false };
+  if (!eolFacts) return { findings, judgedProducts: new Set() };
   const eolData = await eolDataFor(
     db,
     eolFacts.products.map((p) => p.product),
   );
-  return { findings: [...findings, ...eolFindings(eolFacts, eolData, host, today)], judgedEol: true };
+  return {
+    findings: [...findings, ...eolFindings(eolFacts, eolData, host, today)],
+    judgedProducts: new Set(eolFacts.products.map((p) => p.product)),
+  };
+}
+
+/**
+ * Whether a finding the scanner (or an earlier evaluation) reported stays beside the server's: every finding of
+ * other checks does; an end-of-life verdict only when the server did not re-judge its product (the upload's facts
+ * did not list it — an eol phase that did not run, or facts trimmed to fit the upload limits); a KEV finding never
+ * (only the server makes those).
+ */
+function keptBeside(f: { check_id: string; evidence: unknown }, judgedProducts: ReadonlySet<string>): boolean {
+  if (!SERVER_HOST_CHECKS.has(f.check_id)) return true;
+  if (!f.check_id.startsWith("eol.")) return false;
+  const product = (f.evidence as { product?: unknown } | null)?.product;
+  return typeof product !== "string" || !judgedProducts.has(product);
 }
 
 /**
@@ -109,9 +125,7 @@ export async function withServerHostFindings(
   today: Date,
 ): Promise<FindingParsed[]> {
   const derived = await serverHostFindings(trx, facts, host, today);
-  const kept = scannerFindings.filter(
-    (f) => !SERVER_HOST_CHECKS.has(f.check_id) || (!derived.judgedEol && f.check_id.startsWith("eol.")),
-  );
+  const kept = scannerFindings.filter((f) => keptBeside(f, derived.judgedProducts));
   return [...kept, ...derived.findings];
 }
 
@@ -155,7 +169,7 @@ export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date):
       .execute();
     const derived = await serverHostFindings(trx, JSON.parse(u.facts!) as Record<string, unknown>, host, now);
     const kept = open
-      .filter((f) => !SERVER_HOST_CHECKS.has(f.check_id) || (!derived.judgedEol && f.check_id.startsWith("eol.")))
+      .filter((f) => keptBeside({ check_id: f.check_id, evidence: JSON.parse(f.evidence) }, derived.judgedProducts))
       .map(
         (f): FindingParsed => ({
           id: f.finding_id,
