@@ -7,9 +7,11 @@ import { sharedDataFile } from "../../test-support/shared-data.js";
 import { forEachEngine, type OpenedStore } from "../../test-support/store-engines.js";
 import type { ServiceDeps } from "../deps.js";
 import { computeReputation } from "../reputation.js";
+import { breachCheck } from "./breach-lookup.js";
 import { importEol, importHhsBreaches, importKev } from "./feed-imports.js";
 import type { FeedText } from "./feed-source.js";
 import { feedStatus } from "./feed-status.js";
+import { sectorSummary } from "./sector-summary.js";
 
 const CURRENT = sharedDataFile("hhs-ocr-breaches/breach_report_2024-12-09.csv", "HHS OCR breach export (2024)");
 const ARCHIVE = sharedDataFile("hhs-ocr-breaches/breach_report_archive_2009-2016.csv", "HHS OCR breach archive");
@@ -66,6 +68,18 @@ forEachEngine((engine, open) => {
       expect(dba).toHaveLength(1);
       const reputation = await computeReputation(deps, { uptimeSeconds: () => 1 });
       expect(reputation.breaches_tracked).toBe(853 + 1698);
+    });
+
+    it("answers breach checks and the sector summary from the imported reports", async () => {
+      const check = await breachCheck(deps, { name: "Colonial Behavioral Health", state: "VA" }, null);
+      expect(check.matches.map((m) => [m.confidence, m.record.entity_name, m.record.submitted_on])).toEqual([
+        [1, "Colonial Behavioral Health", "2024-11-27"],
+      ]);
+      expect((await breachCheck(deps, { name: "Jefferson Dental Clinic", state: "IN" }, null)).matches).toEqual([]);
+      const sector = await sectorSummary(deps.store.db, "Healthcare Provider", "VA");
+      expect(sector).toMatchObject({ state: "VA", from: "2022-12-03", to: "2024-12-03" });
+      expect(sector.breaches).toBeGreaterThan(0);
+      expect(sector.breach_types[0]?.name).toBe("Hacking/IT Incident");
     });
 
     it("a refused file leaves the stored data exactly as it was", async () => {
