@@ -37,6 +37,7 @@ if (unknown.length > 0) {
 //  - scanner-full: the packaged scanner bundle (apps/scanner-cli/dist/bin.js) under plain node, as clinics run it;
 //  - external-scan: the server's TypeScript sources under tsx, in the bench's own process (startLab: server, worker
 //    and sample practices), with @hcs/protocol from its build;
+//  - intel: the server's TypeScript sources under tsx, in the bench's own process, on an embedded SQLite store;
 //  - port-scan: the scanner's TypeScript sources under tsx in the bench's own process (with @hcs/protocol from its
 //    build) and, for the fresh-process rows, the same sources (@hcs/protocol's included) bundled by esbuild and run
 //    under plain node.

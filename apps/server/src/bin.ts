@@ -7,9 +7,11 @@ import { registerAdminCommands } from "./cli/admin-commands.js";
 import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
 import { type CliEnv, cliLogger, configFrom, operatorName, withServices } from "./cli/context.js";
+import { DataUsageError, registerDataCommands } from "./cli/data-commands.js";
 import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
+import { isFeedError } from "./intel/feed-error.js";
 import { createWorker } from "./jobs/create-worker.js";
 import { createLogger } from "./logger.js";
 import { startMcpStdio } from "./mcp/stdio.js";
@@ -141,10 +143,11 @@ program
 registerAdminCommands(program, cli);
 registerEnrolmentCommands(program, cli);
 registerAuditCommands(program, cli);
+registerDataCommands(program, cli);
 
 function fail(err: unknown): never {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
-  if (err instanceof VerifyUsageError) {
+  if (err instanceof VerifyUsageError || err instanceof DataUsageError) {
     cli.err(`usage error: ${err.message}`);
     process.exit(EXIT.usage);
   }
@@ -152,7 +155,7 @@ function fail(err: unknown): never {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);
   }
-  if (isServiceError(err)) {
+  if (isServiceError(err) || isFeedError(err)) {
     cli.err(`error (${err.code}): ${err.message}`);
     process.exit(EXIT.failure);
   }

@@ -66,6 +66,18 @@ const EnvSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{40}$/, "must be a contract address: 0x and 40 hex digits")
     .optional(),
   HCS_ANCHOR_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  HCS_FEEDS_REFRESH: z
+    .string()
+    .regex(/^(off|0|[1-9][0-9]{0,4}[mhd])$/, "off, or an interval such as 30m, 6h or 1d")
+    .default("off"),
+  HCS_FEED_HHS_URL: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+  HCS_FEED_KEV_URL: z
+    .url({ protocol: /^https$/, error: "must be an https:// URL" })
+    .default("https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json"),
+  HCS_FEED_EOL_URL: z
+    .string()
+    .regex(/^https:\/\/\S+\{product\}\S*$/, "must be an https:// URL with a {product} placeholder")
+    .default("https://endoflife.date/api/{product}.json"),
 });
 
 /**
@@ -104,6 +116,31 @@ export interface Config {
   readonly checkpointIntervalMs: number;
   /** Where checkpoints are anchored (docs/audit.md#anchoring); null: not configured, checkpoints are not anchored. */
   readonly anchor: AnchorConfig | null;
+  /** Scheduled refresh of the public feeds (docs/intelligence.md); null: off (the default). */
+  readonly feedsRefresh: FeedsRefreshConfig | null;
+}
+
+/** Where the scheduled refresh downloads each feed from, and how often. */
+export interface FeedsRefreshConfig {
+  readonly intervalMs: number;
+  /** The HHS portal has no stable export URL: refreshed only when the operator names one. */
+  readonly hhsUrl: string | null;
+  readonly kevUrl: string;
+  /** URL template with `{product}`: every product already imported is refreshed from it. */
+  readonly eolUrl: string;
+}
+
+const INTERVAL_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function feedsRefreshOf(e: z.infer<typeof EnvSchema>): FeedsRefreshConfig | null {
+  if (e.HCS_FEEDS_REFRESH === "off" || e.HCS_FEEDS_REFRESH === "0") return null;
+  const unit = e.HCS_FEEDS_REFRESH.slice(-1) as keyof typeof INTERVAL_UNIT_MS;
+  return {
+    intervalMs: Number(e.HCS_FEEDS_REFRESH.slice(0, -1)) * INTERVAL_UNIT_MS[unit],
+    hhsUrl: e.HCS_FEED_HHS_URL ?? null,
+    kevUrl: e.HCS_FEED_KEV_URL,
+    eolUrl: e.HCS_FEED_EOL_URL,
+  };
 }
 
 /** The EVM chain, contract and key that audit checkpoints are anchored with. */
@@ -192,6 +229,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     dbTimeouts: { connectMs: e.HCS_DB_CONNECT_TIMEOUT_MS, statementMs: e.HCS_DB_STATEMENT_TIMEOUT_MS },
     checkpointIntervalMs: e.HCS_CHECKPOINT_INTERVAL_S * 1000,
     anchor: anchorConfigOf(e, cwd),
+    feedsRefresh: feedsRefreshOf(e),
   };
 }
 
@@ -317,6 +355,26 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     name: "HCS_EXTRA_CA_FILE",
     default: "(system roots only)",
     meaning: "PEM file of extra CAs trusted for outbound TLS (external scan, webhooks): labs, tests, the demo",
+  },
+  {
+    name: "HCS_FEEDS_REFRESH",
+    default: "off",
+    meaning: "Scheduled refresh of the threat-intelligence feeds: off, or an interval (30m, 6h, 1d)",
+  },
+  {
+    name: "HCS_FEED_HHS_URL",
+    default: "(unset: not refreshed)",
+    meaning: "https URL of an HHS OCR breach-portal CSV export for the scheduled refresh",
+  },
+  {
+    name: "HCS_FEED_KEV_URL",
+    default: "https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json",
+    meaning: "https URL of the CISA KEV catalogue for the scheduled refresh",
+  },
+  {
+    name: "HCS_FEED_EOL_URL",
+    default: "https://endoflife.date/api/{product}.json",
+    meaning: "https URL template of endoflife.date product data; every imported product is refreshed from it",
   },
   {
     name: "HCS_JOB_LEASE_MS",

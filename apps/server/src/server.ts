@@ -18,11 +18,12 @@ import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics, registerStoreGauges } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
-import { createWorker } from "./jobs/create-worker.js";
+import { createWorker, extraCaCertificates } from "./jobs/create-worker.js";
 import type { Worker } from "./jobs/worker.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
+import { startFeedRefresh } from "./services/intel/feed-refresh.js";
 import { openStore, type Store, storeOptionsFor } from "./store/store.js";
 import { SERVER_TLS_OPTIONS } from "./tls/server-options.js";
 import { certificateHosts, ensureSelfManagedTls, loadConfiguredTls, type TlsMaterial } from "./tls/tls-material.js";
@@ -165,6 +166,11 @@ export async function startServer(config: Config, logger: Logger, options: Start
   }, config.checkpointIntervalMs);
   checkpoints.unref();
 
+  // Threat-intelligence feeds refresh on a schedule only when the operator turns it on (HCS_FEEDS_REFRESH).
+  const feeds = config.feedsRefresh
+    ? startFeedRefresh(deps, config.feedsRefresh, extraCaCertificates(config.extraCaFile), logger)
+    : null;
+
   const maintenance = setInterval(() => {
     pruneRateLimits(deps).catch((err: unknown) => logger.warn({ err }, "rate-limit pruning failed"));
   }, 60_000);
@@ -181,6 +187,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     async close() {
       clearInterval(maintenance);
       clearInterval(checkpoints);
+      await feeds?.stop();
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       // What the last requests appended is sequenced before the store closes.
       await anchoring?.stop();

@@ -138,6 +138,19 @@ export {
   type RequirementEvidence,
 } from "./hipaa/requirements.js";
 export {
+  BREACH_MATCH_BASES,
+  type BreachCheck,
+  BreachCheckSchema,
+  type BreachProbability,
+  BreachProbabilityQuerySchema,
+  BreachProbabilitySchema,
+  BreachQuerySchema,
+  HhsBreachRecordSchema,
+  SIZE_BANDS,
+  type ThreatReport,
+  ThreatReportSchema,
+} from "./intelligence.js";
+export {
   CallbackUrlSchema,
   JOB_ERROR_CODE_LIST,
   JOB_ERROR_CODES,

@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { createAccount, getAccount, listAccounts, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../services/api-keys.js";
 import { onAccount, onKeyOf } from "../services/operator-audit.js";
-import { addPractice, listPractices, type PracticeView } from "../services/practices.js";
+import { addPractice, listPractices, type PracticeView, setPracticeState } from "../services/practices.js";
 import { auditedAs, type CliEnv, printResult, withServices } from "./context.js";
 
 function nonNegativeInt(value: string): number {
@@ -150,19 +150,41 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
     .requiredOption("--name <name>", "practice name")
     .requiredOption("--domain <domain>", "email/DNS domain scanned from outside, e.g. sunrise-clinic.example")
     .option("--website <url>", "patient-facing website, e.g. https://www.sunrise-clinic.example/")
+    .option("--state <code>", "two-letter state of the practice (breach reports are matched by name within it)")
     .requiredOption("--account <account-id>", "owning account")
     .addHelpText(
       "after",
       '\nExample:\n  hcs-server practices add --npi 1234567893 --name "Sunrise Family Practice" \\\n    --domain sunrise-clinic.example --website https://www.sunrise-clinic.example/ --account acct_XXXXXXXXXXXXXXXX\n',
     )
-    .action(async (o: { npi: string; name: string; domain: string; website?: string; account: string }) => {
+    .action(
+      async (o: { npi: string; name: string; domain: string; website?: string; state?: string; account: string }) => {
+        const p = await withServices(cli, (deps) =>
+          addPractice(
+            deps,
+            { npi: o.npi, name: o.name, domain: o.domain, website: o.website, state: o.state, accountId: o.account },
+            auditedAs(cli, deps, "operator.practices.add", (added: PracticeView) => ({
+              accountId: added.account_id,
+              resource: `practice:${added.npi}`,
+            })),
+          ),
+        );
+        printResult(cli, json(), p as unknown as Record<string, unknown>);
+      },
+    );
+  practices
+    .command("set-state")
+    .description("Record a practice's two-letter state (HHS breach reports are matched by name within it)")
+    .requiredOption("--npi <npi>", "10-digit NPI")
+    .requiredOption("--state <code>", "two-letter state, e.g. OH")
+    .action(async (o: { npi: string; state: string }) => {
       const p = await withServices(cli, (deps) =>
-        addPractice(
+        setPracticeState(
           deps,
-          { npi: o.npi, name: o.name, domain: o.domain, website: o.website, accountId: o.account },
-          auditedAs(cli, deps, "operator.practices.add", (added: PracticeView) => ({
-            accountId: added.account_id,
-            resource: `practice:${added.npi}`,
+          o.npi,
+          o.state,
+          auditedAs(cli, deps, "operator.practices.set-state", (done: PracticeView) => ({
+            accountId: done.account_id,
+            resource: `practice:${done.npi}`,
           })),
         ),
       );

@@ -181,7 +181,18 @@ describe("request pipeline", () => {
     expect((await t.request("/readyz")).json).toEqual({
       status: "ready",
       store: "sqlite",
-      details: { anchoring: { status: "not_configured", message: expect.stringContaining("not anchored") } },
+      details: {
+        anchoring: { status: "not_configured", message: expect.stringContaining("not anchored") },
+        feeds: [
+          expect.objectContaining({
+            feed: "hhs_breaches",
+            imported: false,
+            summary: "HHS OCR breach data not imported",
+          }),
+          expect.objectContaining({ feed: "kev", imported: false, summary: "KEV catalogue not imported" }),
+          expect.objectContaining({ feed: "eol", imported: false, summary: "end-of-life data not imported" }),
+        ],
+      },
     });
     const metrics = await t.request("/metrics");
     expect(metrics.status).toBe(200);

@@ -29,6 +29,22 @@ function fieldsOf(schema: z.ZodType, keep: (name: string) => boolean): z.ZodObje
   return picked.length > 0 ? z.object(Object.fromEntries(picked)) : null;
 }
 
+/**
+ * Path parameters are always present (a route without the segment does not match), even when the operation's
+ * input makes the field optional for its other transports (hipaa.breach: `npi`, or `name` + `state`).
+ */
+function requiredFields(params: z.ZodObject | null): z.ZodObject | null {
+  if (!params) return null;
+  return z.object(
+    Object.fromEntries(
+      Object.entries(params.shape).map(([name, field]) => [
+        name,
+        field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field,
+      ]),
+    ),
+  );
+}
+
 /** The operations the REST description lists: served, with a REST twin, in Group B or public. */
 export function documentedOperations(catalogue: Catalogue): Operation[] {
   return catalogue.operations.filter((op) => op.implemented && op.rest && op.group !== "a" && op.group !== "a-open");
@@ -69,7 +85,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
       };
     }
     const inPath = pathFields(rest.path);
-    const params = fieldsOf(op.input, (name) => inPath.includes(name));
+    const params = requiredFields(fieldsOf(op.input, (name) => inPath.includes(name)));
     const rem = rest.input ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
     const price = priceText(op);
     registry.registerPath({

@@ -13,6 +13,7 @@ import {
 import { findingsOperation } from "./group-b/findings.js";
 import { freeKeyOperation } from "./group-b/free-keys.js";
 import { gradeOperation } from "./group-b/grade.js";
+import { breachOperation, breachProbabilityOperation, threatsOperation } from "./group-b/intelligence.js";
 import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
 import { PLANNED } from "./group-b/planned.js";
@@ -38,13 +39,13 @@ export const OPERATIONS: readonly Operation[] = [
   gradeOperation,
   scanOperation,
   findingsOperation,
-  PLANNED.breach,
+  breachOperation,
   PLANNED.sra,
   PLANNED.policies,
   PLANNED.baa,
   evidenceOperation,
   PLANNED.validateWorkflow,
-  PLANNED.breachProbability,
+  breachProbabilityOperation,
   PLANNED.vendorRisk,
   batchOperation,
   reputationOperation,
@@ -52,6 +53,7 @@ export const OPERATIONS: readonly Operation[] = [
   complianceStateOperation,
   complianceDeltaOperation,
   // REST only
+  threatsOperation,
   getJobOperation,
   listJobsOperation,
   cancelJobOperation,

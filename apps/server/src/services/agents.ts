@@ -19,6 +19,7 @@ import { timeSlicer } from "../util/time-slicer.js";
 import { consumeDeployToken, deployTokenHash } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { currentGradeIn, recordAssessmentIn } from "./grades.js";
+import { withServerHostFindings } from "./intel/host-intel.js";
 import { parseScanUpload } from "./scan-upload-parse.js";
 import { pruneScanFacts, scanUploadFacts, scanUploadSummary } from "./scan-upload-record.js";
 
@@ -201,7 +202,8 @@ export async function acceptScanUpload(
               source: "internal",
               subject: host,
               categories: assessedCategories(doc),
-              findings,
+              // Threat intelligence: the server's end-of-life verdicts and KEV matches (docs/intelligence.md).
+              findings: await withServerHostFindings(trx, findings, scanUploadFacts(doc), host, receivedAt),
               at: scannedAt,
               reference: `scan:${doc.scan_id}`,
             },

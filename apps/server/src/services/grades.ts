@@ -126,6 +126,15 @@ async function computeGrade(db: Executor, npi: string, practiceName: string): Pr
   });
 }
 
+/**
+ * Recomputes a practice's grade inside `trx` after its findings changed without a new assessment (threat
+ * intelligence re-evaluated them on a feed import) and appends it to the history.
+ */
+export async function regradeIn(trx: Transaction<Database>, npi: string, computedAt: string): Promise<GradeRecord> {
+  const practice = await trx.selectFrom("practices").select("name").where("npi", "=", npi).executeTakeFirstOrThrow();
+  return computeAndStoreGrade(trx, npi, practice.name, computedAt);
+}
+
 /** Recomputes the practice's grade from stored assessments and open findings, and appends it to the history. */
 async function computeAndStoreGrade(
   trx: Transaction<Database>,

@@ -12,8 +12,10 @@ export type OperatorOperation =
   | "operator.keys.create"
   | "operator.keys.revoke"
   | "operator.practices.add"
+  | "operator.practices.set-state"
   | "operator.agents.revoke"
-  | "operator.deploy-tokens.revoke";
+  | "operator.deploy-tokens.revoke"
+  | "operator.data.import";
 
 /**
  * One run of an operator command: the OS user who ran it (null only when code, not a person, started the server
@@ -25,9 +27,12 @@ export interface OperatorRun {
   readonly now: () => Date;
 }
 
-/** What an operator command's change touched: the account it affected and the resource (`key:<id>`…). */
+/**
+ * What an operator command's change touched: the account it affected (null for service-wide data such as an
+ * imported feed) and the resource (`key:<id>`, `feed:kev`…).
+ */
 export interface OperatorTarget {
-  readonly accountId: string;
+  readonly accountId: string | null;
   readonly resource: string;
 }
 

@@ -12,6 +12,8 @@ export interface PracticeView {
   readonly domain: string;
   readonly website: string | null;
   readonly created_at: string;
+  /** Two-letter US state or territory: breach-portal reports are matched by name within it. */
+  readonly state: string | null;
 }
 
 const DomainSchema = z
@@ -32,6 +34,12 @@ export const NewPracticeSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   domain: DomainSchema,
   website: WebsiteSchema.optional(),
+  state: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "must be a two-letter state code such as OH")
+    .optional(),
   accountId: z.string().min(1),
 });
 
@@ -67,12 +75,40 @@ export async function addPractice(
     domain: p.domain,
     website: p.website ?? null,
     created_at: iso(deps.now()),
+    state: p.state ?? null,
   };
   await deps.store.db.transaction().execute(async (trx) => {
     await trx.insertInto("practices").values(row).execute();
     await auditIn?.(trx, row);
   });
   return row;
+}
+
+const StateSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, "must be a two-letter state code such as OH");
+
+/**
+ * Records the practice's state (breach-portal reports are matched by name within it; practices registered before
+ * it was asked for have none). `auditIn` is written in the same transaction.
+ */
+export async function setPracticeState(
+  deps: ServiceDeps,
+  npi: string,
+  state: string,
+  auditIn?: AuditInTransaction<PracticeView>,
+): Promise<PracticeView> {
+  const parsed = StateSchema.safeParse(state);
+  if (!parsed.success) throw new ServiceError("invalid_body", `state: ${parsed.error.issues[0]!.message}`);
+  const practice = await getPractice(deps, npi);
+  const updated = { ...practice, state: parsed.data };
+  await deps.store.db.transaction().execute(async (trx) => {
+    await trx.updateTable("practices").set({ state: parsed.data }).where("npi", "=", npi).execute();
+    await auditIn?.(trx, updated);
+  });
+  return updated;
 }
 
 /** The practice with this NPI, or npi_not_found. */

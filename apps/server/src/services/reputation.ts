@@ -17,7 +17,7 @@ const WINDOW_MS = 24 * 3600 * 1000;
 export async function computeReputation(deps: ServiceDeps, clock: ReputationClock): Promise<ReputationSnapshot> {
   const db = deps.store.db;
   const now = deps.now();
-  const count = async (table: "practices" | "findings" | "breaches" | "documents" | "scan_uploads") =>
+  const count = async (table: "practices" | "findings" | "breaches" | "hhs_breaches" | "documents" | "scan_uploads") =>
     Number(
       (
         await db
@@ -26,10 +26,12 @@ export async function computeReputation(deps: ServiceDeps, clock: ReputationCloc
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const [practices, findings, breaches, documents, uploads, jobs, timing] = await Promise.all([
+  const [practices, findings, breaches, hhsBreaches, documents, uploads, jobs, timing] = await Promise.all([
     count("practices"),
     count("findings"),
     count("breaches"),
+    // Breaches reported to HHS OCR that the service holds (imported feed), besides the practices' own records.
+    count("hhs_breaches"),
     count("documents"),
     // Scans: internal scans uploaded by scanners, and external scans completed by the job worker.
     count("scan_uploads"),
@@ -48,7 +50,7 @@ export async function computeReputation(deps: ServiceDeps, clock: ReputationCloc
     total_scans: uploads + Number(jobs.n),
     practices_served: practices,
     findings_detected: findings,
-    breaches_tracked: breaches,
+    breaches_tracked: breaches + hhsBreaches,
     documents_generated: documents,
     average_response_time_ms: Math.round(Number(timing?.avg ?? 0) * 100) / 100,
     uptime_seconds: Math.floor(clock.uptimeSeconds()),

@@ -33,6 +33,8 @@ export interface PracticesTable {
   domain: string;
   website: string | null;
   created_at: string;
+  /** Two-letter state (breach matching); null when not given. */
+  state: string | null;
 }
 
 export interface CreditLedgerTable {
@@ -216,6 +218,77 @@ export interface BreachesTable {
   created_at: string;
 }
 
+/** One import of a public feed (docs/intelligence.md): what, from where, which version, when, how many. */
+export interface FeedImportsTable {
+  id: Generated<number>;
+  /** hhs_breaches | kev | eol */
+  feed: string;
+  /** The file path or URL read. */
+  source: string;
+  /** The feed's own version (KEV catalogVersion), else the newest date in the data. */
+  version: string;
+  sha256: string;
+  records: number;
+  /** 0 when the same content was already imported (an idempotent re-run). */
+  changed: number;
+  imported_at: string;
+  /** JSON: per-feed notes (duplicates collapsed, ignored columns, products). */
+  detail: string;
+}
+
+/** A breach of 500+ records from the HHS OCR breach portal. */
+export interface HhsBreachesTable {
+  id: string;
+  entity_name: string;
+  state: string | null;
+  entity_type: string | null;
+  individuals_affected: number | null;
+  submitted_on: string;
+  /** JSON string array. */
+  breach_types: string;
+  /** JSON string array. */
+  locations: string;
+  /** 1 yes, 0 no, null not stated. */
+  business_associate: number | null;
+  description: string | null;
+  import_id: number;
+}
+
+export interface HhsBreachNamesTable {
+  name_key: string;
+  /** The report's state, '' when blank. */
+  state: string;
+  breach_id: string;
+}
+
+/** One CISA KEV catalogue entry (the catalogue is replaced whole on import). */
+export interface KevEntriesTable {
+  cve_id: string;
+  vendor_project: string;
+  product: string;
+  /** Matching key (intel/product-identity.ts); null for names too generic to match on. */
+  product_key: string | null;
+  name: string;
+  date_added: string;
+  description: string;
+  required_action: string;
+  due_date: string;
+  /** "Known" or "Unknown" as KEV says. */
+  ransomware: string;
+  notes: string;
+  /** JSON string array. */
+  cwes: string;
+  /** JSON AffectedRange[] read from the description (intel/kev-ranges.ts). */
+  ranges: string;
+}
+
+/** endoflife.date cycles of one product (JSON EolCycle[]). */
+export interface EolProductsTable {
+  product: string;
+  cycles: string;
+  import_id: number;
+}
+
 /** Documents generated for practices (reports, policies). */
 export interface DocumentsTable {
   id: string;
@@ -359,4 +432,9 @@ export interface Database {
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;
   documents: DocumentsTable;
+  feed_imports: FeedImportsTable;
+  hhs_breaches: HhsBreachesTable;
+  hhs_breach_names: HhsBreachNamesTable;
+  kev_entries: KevEntriesTable;
+  eol_products: EolProductsTable;
 }

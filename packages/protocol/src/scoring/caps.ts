@@ -23,6 +23,11 @@ export const GRADE_CAPS = {
     max_grade: "C",
     reason: "A device that holds ePHI has an unencrypted fixed volume",
   },
+  known_exploited_past_due: {
+    max_grade: "C",
+    reason:
+      "Installed software has a vulnerability CISA lists as exploited in the wild, unpatched past CISA's due date",
+  },
   end_of_life_system: {
     max_grade: "C",
     reason: "An end-of-life operating system or server software is in use",

@@ -260,7 +260,7 @@ describe("operations registered before their issue lands", () => {
     const before = await balance(owner.accountId);
     for (const [method, path] of [
       ["POST", `/v1/a2a/sra/${NPI}`],
-      ["GET", `/v1/a2a/breach/${NPI}`],
+      ["GET", `/v1/a2a/vendor-risk/${NPI}`],
       ["GET", `/v1/a2a/policies/${NPI}`],
       ["POST", "/v1/a2a/workflows/validate"],
     ] as const) {

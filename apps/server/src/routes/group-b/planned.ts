@@ -31,32 +31,6 @@ const planned = (op: Omit<Operation, "output" | "implemented" | "run" | "openWor
 const PolicyIdSchema = z.int().min(1).max(24);
 
 export const PLANNED = {
-  breach: planned({
-    id: "getBreaches",
-    method: "hipaa.breach",
-    group: "b",
-    summary: "HHS OCR breach-portal matches for a practice",
-    description:
-      "Breaches of 500 or more records reported to HHS OCR that match the practice (by NPI, or by name and state), " +
-      "with match confidence, the practice's own reported incidents if the caller owns it, and the dataset date. " +
-      `Costs ${CREDIT_PRICES.breach} credits.`,
-    input: z
-      .strictObject({
-        npi: NpiSchema.optional(),
-        name: z.string().trim().min(2).max(200).optional(),
-        state: z
-          .string()
-          .regex(/^[A-Z]{2}$/, "a two-letter state code")
-          .optional(),
-      })
-      .refine((i) => i.npi !== undefined || (i.name !== undefined && i.state !== undefined), {
-        message: "give npi, or name and state",
-      }),
-    price: { kind: "metered", operation: "breach" },
-    errors: ["invalid_npi", "npi_not_found"],
-    readOnly: true,
-    rest: { method: "get", path: "/v1/a2a/breach/:npi" },
-  }),
   sra: planned({
     id: "runRiskAssessment",
     method: "hipaa.sra",
@@ -114,20 +88,6 @@ export const PLANNED = {
     errors: [],
     readOnly: true,
     rest: { method: "post", path: "/v1/a2a/workflows/validate" },
-  }),
-  breachProbability: planned({
-    id: "getBreachProbability",
-    method: "hipaa.breach_probability",
-    group: "b",
-    summary: "12-month probability of a reportable breach for a practice",
-    description:
-      "The probability, its band, the factors with their weights and evidence, the model version and the base-rate " +
-      `source. Costs ${CREDIT_PRICES.breach_probability} credits.`,
-    input: z.strictObject({ npi: NpiSchema }),
-    price: { kind: "metered", operation: "breach_probability" },
-    errors: ["invalid_npi", "npi_not_found"],
-    readOnly: true,
-    rest: { method: "get", path: "/v1/a2a/breach-probability/:npi" },
   }),
   vendorRisk: planned({
     id: "getVendorRisk",

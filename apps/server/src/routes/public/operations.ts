@@ -2,6 +2,7 @@ import { httpStatusFor } from "@hcs/protocol";
 import { z } from "zod";
 import { NOT_CONFIGURED } from "../../audit/anchor/anchor-status.js";
 import { errorBody } from "../../http/error-body.js";
+import { feedStates } from "../../services/intel/feed-status.js";
 import { definePublicRoute, type PublicRoute } from "../route.js";
 
 /** How long readiness waits for the store before the instance is reported not ready. */
@@ -33,7 +34,10 @@ export const operationsRoutes: PublicRoute[] = [
       schema: z.object({
         status: z.literal("ready"),
         store: z.string(),
-        details: z.object({ anchoring: z.looseObject({ status: z.enum(["not_configured", "ok", "degraded"]) }) }),
+        details: z.object({
+          anchoring: z.looseObject({ status: z.enum(["not_configured", "ok", "degraded"]) }),
+          feeds: z.array(z.looseObject({ feed: z.string(), summary: z.string() })),
+        }),
       }),
     },
     async handler(ctx, deps) {
@@ -52,7 +56,9 @@ export const operationsRoutes: PublicRoute[] = [
       }
       // Anchoring trouble shows here but never makes the instance unready: the log works without its anchors.
       const anchoring = deps.auditAnchoring?.status() ?? NOT_CONFIGURED;
-      ctx.body = { status: "ready", store: deps.store.engine, details: { anchoring } };
+      // So are stale or missing feeds ("KEV catalogue 2025.08.25, 41 days old"): lookups still answer from what is stored.
+      const feeds = await feedStates(deps.store.db, deps.now()).catch(() => []);
+      ctx.body = { status: "ready", store: deps.store.engine, details: { anchoring, feeds } };
     },
   }),
   definePublicRoute({

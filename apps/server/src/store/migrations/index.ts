@@ -13,6 +13,7 @@ import { auditOperatorMigration } from "./011-audit-operator.js";
 import { auditSequenceRunsMigration } from "./012-audit-sequence-runs.js";
 import { auditAnchorsMigration } from "./013-audit-anchors.js";
 import { auditAppendCostMigration } from "./014-audit-append-cost.js";
+import { threatIntelMigration } from "./015-threat-intel.js";
 import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
 import type { Engine } from "./engine.js";
 
@@ -33,6 +34,7 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "012-audit-sequence-runs": auditSequenceRunsMigration(engine),
     "013-audit-anchors": auditAnchorsMigration(engine),
     "014-audit-append-cost": auditAppendCostMigration(engine),
+    "015-threat-intel": threatIntelMigration(engine),
     "018-audit-leaf-tiles": auditLeafTilesMigration(engine),
   };
 }

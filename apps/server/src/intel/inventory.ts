@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/**
+ * What a practice runs, as the scans saw it: a scanner's software list and OS (its asset_inventory and eol phase
+ * facts) and the versions its public servers disclose. Facts come from scanners in the field, so they are read
+ * leniently: entries that do not fit are skipped, never fatal.
+ */
+export interface InventoryItem {
+  readonly name: string;
+  readonly version: string;
+  /** Where it was seen: `host:<name>` (scanner) or `site:<host>` (a Server / X-Powered-By header). */
+  readonly seenOn: string;
+  readonly via: "installed_software" | "operating_system" | "server_banner";
+}
+
+const text = z.string().max(256);
+const SoftwareFactsSchema = z.object({ software: z.array(z.unknown()).max(20_000) });
+const SoftwareSchema = z.object({ name: text.min(1), version: text });
+const EolFactsSchema = z.object({
+  dataset_date: z.string().max(32).optional(),
+  os: z.object({ name: text, version: text }).partial().optional(),
+  products: z.array(z.unknown()).max(5_000).optional(),
+});
+const EolProductFactSchema = z.object({
+  kind: z.enum(["os", "software"]),
+  name: text,
+  version: text,
+  product: z.string().regex(/^[a-z0-9-]{1,64}$/),
+  cycle: z.string().max(64),
+  status: z.enum(["supported", "eol", "unknown"]),
+  eol: z.string().max(32).nullable(),
+});
+export type EolProductFact = z.infer<typeof EolProductFactSchema>;
+
+/** The installed software and OS in one upload's facts (by phase id), seen on `host`. */
+export function inventoryFromFacts(facts: Record<string, unknown>, host: string): InventoryItem[] {
+  const seenOn = `host:${host}`;
+  const out: InventoryItem[] = [];
+  const software = SoftwareFactsSchema.safeParse(facts.asset_inventory);
+  if (software.success) {
+    for (const s of software.data.software) {
+      const item = SoftwareSchema.safeParse(s);
+      if (item.success) out.push({ ...item.data, seenOn, via: "installed_software" });
+    }
+  }
+  const eol = EolFactsSchema.safeParse(facts.eol);
+  if (eol.success && eol.data.os?.name)
+    out.push({ name: eol.data.os.name, version: eol.data.os.version ?? "", seenOn, via: "operating_system" });
+  return out;
+}
+
+/** The products the scanner's eol phase identified (endoflife.date ids and cycles), with its own verdicts. */
+export function eolFactsOf(
+  facts: Record<string, unknown>,
+): { datasetDate: string | null; products: EolProductFact[] } | null {
+  const eol = EolFactsSchema.safeParse(facts.eol);
+  if (!eol.success || !eol.data.products) return null;
+  const products: EolProductFact[] = [];
+  for (const p of eol.data.products) {
+    const parsed = EolProductFactSchema.safeParse(p);
+    if (parsed.success) products.push(parsed.data);
+  }
+  return { datasetDate: eol.data.dataset_date ?? null, products };
+}
+
+const DisclosedSchema = z.object({ product: text.min(1), version: text });
+
+/** Versions a site's headers disclosed (the evidence of the external check app.server_disclosure.version). */
+export function inventoryFromDisclosure(evidence: unknown, siteHost: string): InventoryItem[] {
+  const software = z.object({ software: z.array(z.unknown()).max(50) }).safeParse(evidence);
+  if (!software.success) return [];
+  return software.data.software.flatMap((s) => {
+    const d = DisclosedSchema.safeParse(s);
+    return d.success
+      ? [{ name: d.data.product, version: d.data.version, seenOn: `site:${siteHost}`, via: "server_banner" as const }]
+      : [];
+  });
+}
