@@ -69,7 +69,7 @@ export function queryInput(query: Record<string, string | string[] | undefined>,
   return out;
 }
 
-/** A POST's JSON body ({} when there is none); 415 for other media types, 400 for bad JSON. */
+/** A POST's or PATCH's JSON body ({} when there is none); 415 for other media types, 400 for bad JSON. */
 async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
   const length = ctx.get("Content-Length");
   if ((length === "" || length === "0") && ctx.get("Transfer-Encoding") === "") return {};
@@ -90,7 +90,7 @@ async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
 async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown> {
   if (operation.rest?.input) return operation.rest.input(ctx);
   const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
-  const body = ctx.method === "POST" ? await jsonBodyOf(ctx) : {};
+  const body = ctx.method === "POST" || ctx.method === "PATCH" ? await jsonBodyOf(ctx) : {};
   // A body that is not an object (an array, a number) goes to the schema as it is, which refuses it with its issues.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   return { ...queryInput(ctx.query, operation.input), ...body, ...params };

@@ -85,7 +85,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
       request: {
         ...(params ? { params } : {}),
         ...(rem && rest.method === "get" ? { query: rem } : {}),
-        ...(rem && rest.method === "post"
+        ...(rem && rest.method !== "get"
           ? { body: { required: false, content: { "application/json": { schema: rem } } } }
           : {}),
       },

@@ -39,7 +39,8 @@ export interface OperationCall {
 
 /** How an operation is reached over REST (its OpenAPI entry is generated from the same declaration). */
 export interface RestBinding {
-  readonly method: "get" | "post";
+  /** `patch` moves a record on (an incident); it reads a JSON body as `post` does. */
+  readonly method: "get" | "post" | "patch";
   /** Koa path pattern; `:name` segments become input fields of the same name. */
   readonly path: string;
   /** Status of a successful answer (default 200). */

@@ -1,4 +1,10 @@
 import type { Operation } from "../operations/operation.js";
+import {
+  createIncidentOperation,
+  getIncidentOperation,
+  listIncidentsOperation,
+  patchIncidentOperation,
+} from "./group-a/incidents.js";
 import { practiceOperation } from "./group-a/practice.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { batchOperation } from "./group-b/batch.js";
@@ -66,6 +72,10 @@ export const OPERATIONS: readonly Operation[] = [
   latestCheckpointOperation,
   auditProofOperation,
   practiceOperation,
+  createIncidentOperation,
+  listIncidentsOperation,
+  getIncidentOperation,
+  patchIncidentOperation,
 ];
 
 export const CATALOGUE: Catalogue = {

@@ -2,9 +2,8 @@ import { GradeRecordSchema, NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../../errors.js";
 import { defineOperation } from "../../operations/operation.js";
-import type { ServiceDeps } from "../../services/deps.js";
 import { countBySeverity, gradeForNpi, openFindings } from "../../services/grades.js";
-import { getOwnedPractice, listPractices } from "../../services/practices.js";
+import { practiceOfCaller } from "../../services/practice-of-caller.js";
 
 const QuerySchema = z.strictObject({ npi: NpiSchema.optional() });
 
@@ -39,9 +38,7 @@ export const practiceOperation = defineOperation({
   async run(input, call) {
     const { deps } = call;
     const accountId = call.caller!.accountId;
-    const practice = input.npi
-      ? await getOwnedPractice(deps, input.npi, accountId)
-      : await onlyPracticeOf(deps, accountId);
+    const practice = await practiceOfCaller(deps, accountId, input.npi);
     call.setResource(`practice:${practice.npi}`);
     const grade = await gradeForNpi(deps, practice.npi).catch((err: unknown) => {
       if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
@@ -58,15 +55,3 @@ export const practiceOperation = defineOperation({
     });
   },
 });
-
-/** The account's practice when it has exactly one (the listing already holds the whole row). */
-async function onlyPracticeOf(deps: ServiceDeps, accountId: string) {
-  const owned = await listPractices(deps, accountId);
-  if (owned.length === 0) throw new ServiceError("not_found", "no practice is registered to this account");
-  if (owned.length > 1) {
-    throw new ServiceError("invalid_query", "this account has several practices; pass ?npi=", {
-      npis: owned.map((p) => p.npi),
-    });
-  }
-  return owned[0]!;
-}
