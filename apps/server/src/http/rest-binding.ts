@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { type CallMeta, type InvokeResult, invoke } from "../operations/invoke.js";
-import { type Operation, PreserializedJson } from "../operations/operation.js";
+import { type Operation, PreserializedJson, RawBody } from "../operations/operation.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
@@ -121,6 +121,10 @@ export function writeRest(ctx: HcsContext, operation: Operation, result: InvokeR
   if (output instanceof PreserializedJson) {
     ctx.set("Content-Type", JSON_CONTENT_TYPE);
     ctx.body = output.json;
+  } else if (output instanceof RawBody) {
+    for (const [name, value] of Object.entries(output.headers)) ctx.set(name, value);
+    ctx.set("Content-Type", output.contentType);
+    ctx.body = output.body;
   } else {
     ctx.body = output;
   }

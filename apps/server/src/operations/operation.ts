@@ -97,6 +97,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   readonly inputErrors?: InputErrorCodes;
   /** Changes nothing (MCP readOnlyHint; its rate-limit count joins the settlement, as a GET's does). */
   readonly readOnly: boolean;
+  /** May delete or overwrite what the caller recorded (hipaa.baa's remove): MCP destructiveHint. */
+  readonly destructive?: boolean;
   /** Reaches beyond the service's own records — a scan contacts the practice's hosts (MCP openWorldHint). */
   readonly openWorld: boolean;
   readonly rest?: RestBinding;
@@ -105,7 +107,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * `not_implemented`, and left out of the agent card, the OpenAPI document and the MCP tool list.
    */
   readonly implemented: boolean;
-  run(input: z.output<I>, call: OperationCall): Promise<z.output<O> | PreserializedJson>;
+  run(input: z.output<I>, call: OperationCall): Promise<z.output<O> | PreserializedJson | RawBody>;
 }
 
 /**
@@ -117,6 +119,18 @@ export class PreserializedJson {
   value(): unknown {
     return JSON.parse(this.json);
   }
+}
+
+/**
+ * A document answered as it is over REST (a policy as Markdown or HTML): its media type and headers are the
+ * answer's. Only REST-only operations return one.
+ */
+export class RawBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
 }
 
 /** Keeps literal operation declarations typed against their own schemas. */

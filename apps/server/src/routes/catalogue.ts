@@ -5,6 +5,11 @@ import {
   listIncidentsOperation,
   patchIncidentOperation,
 } from "./group-a/incidents.js";
+import {
+  downloadPolicyGroupAOperation,
+  generatePoliciesGroupAOperation,
+  listPoliciesGroupAOperation,
+} from "./group-a/policies.js";
 import { practiceOperation } from "./group-a/practice.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { batchOperation } from "./group-b/batch.js";
@@ -22,6 +27,7 @@ import { gradeOperation } from "./group-b/grade.js";
 import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
 import { PLANNED } from "./group-b/planned.js";
+import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
@@ -46,7 +52,7 @@ export const OPERATIONS: readonly Operation[] = [
   findingsOperation,
   PLANNED.breach,
   PLANNED.sra,
-  PLANNED.policies,
+  policiesOperation,
   PLANNED.baa,
   evidenceOperation,
   PLANNED.validateWorkflow,
@@ -76,6 +82,10 @@ export const OPERATIONS: readonly Operation[] = [
   listIncidentsOperation,
   getIncidentOperation,
   patchIncidentOperation,
+  listPoliciesGroupAOperation,
+  generatePoliciesGroupAOperation,
+  downloadPolicyGroupAOperation,
+  downloadPolicyOperation,
 ];
 
 export const CATALOGUE: Catalogue = {

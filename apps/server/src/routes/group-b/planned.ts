@@ -71,19 +71,6 @@ export const PLANNED = {
     readOnly: false,
     rest: { method: "post", path: "/v1/a2a/sra/:npi" },
   }),
-  policies: planned({
-    id: "listPolicies",
-    method: "hipaa.policies",
-    group: "b",
-    summary: "The 24 HIPAA policies of a practice you own",
-    description:
-      "Each policy with status, version, generated_at and a download link; `generate` (policy ids 1–24) makes new " +
-      `versions. Free to list; ${CREDIT_PRICES.policy_document} credits per generated document.`,
-    input: z.strictObject({ npi: NpiSchema, generate: z.array(PolicyIdSchema).max(24).optional() }),
-    errors: ["invalid_npi", "npi_not_found", "forbidden"],
-    readOnly: false,
-    rest: { method: "get", path: "/v1/a2a/policies/:npi" },
-  }),
   baa: planned({
     id: "manageBusinessAssociates",
     method: "hipaa.baa",
