@@ -55,7 +55,9 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
       [String(rest.status ?? 200)]: {
         description: op.summary,
         ...headers,
-        content: { "application/json": { schema: op.output } },
+        content: Object.fromEntries(
+          (rest.produces ?? ["application/json"]).map((type) => [type, { schema: op.output }]),
+        ),
       },
     };
     const codes: ErrorCode[] = [...new Set([...op.errors, ...pipelineErrors(op)])];

@@ -43,6 +43,8 @@ export interface RestBinding {
   readonly method: "get" | "post" | "patch";
   /** Koa path pattern; `:name` segments become input fields of the same name. */
   readonly path: string;
+  /** Media types of a successful answer, for the OpenAPI document (default JSON; a RawBody document's own). */
+  readonly produces?: readonly string[];
   /** Status of a successful answer (default 200). */
   readonly status?: number;
   /** Headers of a successful answer (e.g. Cache-Control). */

@@ -11,6 +11,7 @@ import {
   listPoliciesGroupAOperation,
 } from "./group-a/policies.js";
 import { practiceOperation } from "./group-a/practice.js";
+import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./group-a/risk-assessment.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { batchOperation } from "./group-b/batch.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
@@ -29,6 +30,7 @@ import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } 
 import { PLANNED } from "./group-b/planned.js";
 import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
+import { sraOperation } from "./group-b/sra.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
 import { reputationOperation } from "./public/reputation.js";
@@ -51,7 +53,7 @@ export const OPERATIONS: readonly Operation[] = [
   scanOperation,
   findingsOperation,
   PLANNED.breach,
-  PLANNED.sra,
+  sraOperation,
   policiesOperation,
   PLANNED.baa,
   evidenceOperation,
@@ -86,6 +88,8 @@ export const OPERATIONS: readonly Operation[] = [
   generatePoliciesGroupAOperation,
   downloadPolicyGroupAOperation,
   downloadPolicyOperation,
+  getRiskAssessmentOperation,
+  submitRiskAssessmentOperation,
 ];
 
 export const CATALOGUE: Catalogue = {

@@ -194,7 +194,11 @@ describe("/v1/incidents (Group A)", () => {
         fc.constantFrom("POST /v1/incidents", "PATCH /v1/incidents/inc_0000000000000000", "PATCH /v1/incidents/x"),
         async (body, route) => {
           const [method, path] = route.split(" ") as [string, string];
-          const res = await t.request(path, { method, headers: auth(), body: JSON.stringify(body) ?? "null" });
+          const res = await t.request(path, {
+            method,
+            headers: { ...auth(), "Content-Type": "application/json" },
+            body: JSON.stringify(body) ?? "null",
+          });
           expect(res.status, JSON.stringify(res.json)).toBeLessThan(500);
           if (res.status >= 400) expect(typeof res.json.error.code).toBe("string");
         },

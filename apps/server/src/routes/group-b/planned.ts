@@ -28,8 +28,6 @@ const planned = (op: Omit<Operation, "output" | "implemented" | "run" | "openWor
     run: unserved,
   });
 
-const PolicyIdSchema = z.int().min(1).max(24);
-
 export const PLANNED = {
   breach: planned({
     id: "getBreaches",
@@ -56,20 +54,6 @@ export const PLANNED = {
     errors: ["invalid_npi", "npi_not_found"],
     readOnly: true,
     rest: { method: "get", path: "/v1/a2a/breach/:npi" },
-  }),
-  sra: planned({
-    id: "runRiskAssessment",
-    method: "hipaa.sra",
-    group: "b",
-    summary: "Security risk assessment of a practice you own",
-    description:
-      "A NIST SP 800-30 risk register (threat, vulnerability, likelihood, impact, level, controls in place and missing, " +
-      `evidence), the overall level and the gaps, from the scans and the questionnaire responses. Costs ${CREDIT_PRICES.sra} credits.`,
-    input: z.strictObject({ npi: NpiSchema, responses: z.record(z.string(), z.unknown()).optional() }),
-    price: { kind: "metered", operation: "sra" },
-    errors: ["invalid_npi", "npi_not_found", "forbidden"],
-    readOnly: false,
-    rest: { method: "post", path: "/v1/a2a/sra/:npi" },
   }),
   baa: planned({
     id: "manageBusinessAssociates",

@@ -59,7 +59,7 @@ export const downloadPolicyOperation = defineOperation({
   readOnly: true,
   openWorld: false,
   implemented: true,
-  rest: { method: "get", path: "/v1/a2a/policies/:npi/:number" },
+  rest: { method: "get", path: "/v1/a2a/policies/:npi/:number", produces: ["text/markdown", "text/html"] },
   async run({ npi, number, format, version }, call) {
     call.setResource(`policy:${npi}:${number}`);
     await getOwnedPractice(call.deps, npi, call.caller!.accountId);
