@@ -70,7 +70,7 @@ export function queryInput(query: Record<string, string | string[] | undefined>,
 }
 
 /** A POST's or PATCH's JSON body ({} when there is none); 415 for other media types, 400 for bad JSON. */
-async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
+export async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
   const length = ctx.get("Content-Length");
   if ((length === "" || length === "0") && ctx.get("Transfer-Encoding") === "") return {};
   if (!isJsonRequest(ctx))

@@ -12,6 +12,7 @@ import {
 } from "./group-a/policies.js";
 import { practiceOperation } from "./group-a/practice.js";
 import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./group-a/risk-assessment.js";
+import { trainingRecordsOperation, trainingStatusOperation } from "./group-a/training.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { batchOperation } from "./group-b/batch.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
@@ -90,6 +91,8 @@ export const OPERATIONS: readonly Operation[] = [
   downloadPolicyOperation,
   getRiskAssessmentOperation,
   submitRiskAssessmentOperation,
+  trainingStatusOperation,
+  trainingRecordsOperation,
 ];
 
 export const CATALOGUE: Catalogue = {
