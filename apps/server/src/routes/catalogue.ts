@@ -14,6 +14,7 @@ import { practiceOperation } from "./group-a/practice.js";
 import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./group-a/risk-assessment.js";
 import { trainingRecordsOperation, trainingStatusOperation } from "./group-a/training.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
+import { baaOperation } from "./group-b/baa.js";
 import { batchOperation } from "./group-b/batch.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
 import { controlsOperation } from "./group-b/controls.js";
@@ -32,6 +33,7 @@ import { PLANNED } from "./group-b/planned.js";
 import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
 import { sraOperation } from "./group-b/sra.js";
+import { validateWorkflowOperation } from "./group-b/validate-workflow.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
 import { reputationOperation } from "./public/reputation.js";
@@ -56,9 +58,9 @@ export const OPERATIONS: readonly Operation[] = [
   PLANNED.breach,
   sraOperation,
   policiesOperation,
-  PLANNED.baa,
+  baaOperation,
   evidenceOperation,
-  PLANNED.validateWorkflow,
+  validateWorkflowOperation,
   PLANNED.breachProbability,
   PLANNED.vendorRisk,
   batchOperation,

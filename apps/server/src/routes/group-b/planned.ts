@@ -55,37 +55,6 @@ export const PLANNED = {
     readOnly: true,
     rest: { method: "get", path: "/v1/a2a/breach/:npi" },
   }),
-  baa: planned({
-    id: "manageBusinessAssociates",
-    method: "hipaa.baa",
-    group: "b",
-    summary: "Business associates of a practice you own and their BAAs",
-    description:
-      "List, add or update, and remove business associates: BAA status, signed and expiry dates, PHI access. Free.",
-    input: z.strictObject({
-      npi: NpiSchema,
-      action: z.enum(["list", "upsert", "remove"]).default("list"),
-      vendor: z.record(z.string(), z.unknown()).optional(),
-    }),
-    errors: ["invalid_npi", "npi_not_found", "forbidden"],
-    readOnly: false,
-    rest: { method: "post", path: "/v1/a2a/baa/:npi" },
-  }),
-  validateWorkflow: planned({
-    id: "validateWorkflow",
-    method: "hipaa.validate_workflow",
-    group: "b",
-    summary: "Check an ePHI workflow against HIPAA rules",
-    description:
-      "Steps (from, to, system, vendor, data types, transport, encryption at rest, access control) in; issues out, " +
-      "each with the step, the rule, the HIPAA control, a severity and a fix. Free.",
-    input: z.strictObject({
-      workflow: z.object({ steps: z.array(z.record(z.string(), z.unknown())).min(1).max(100) }),
-    }),
-    errors: [],
-    readOnly: true,
-    rest: { method: "post", path: "/v1/a2a/workflows/validate" },
-  }),
   breachProbability: planned({
     id: "getBreachProbability",
     method: "hipaa.breach_probability",
