@@ -213,6 +213,7 @@ export function administrativeRecordStates(
     };
   }
   const sraCurrent = !stale(s.sra_on, s.today);
+  const answeredRecently = !stale(s.questionnaire_on, s.today);
   const policyDates = [...s.policies.values()].sort();
   const currentPolicies = policyDates.filter((d) => !stale(d, s.today)).length;
   const t = s.training;
@@ -221,10 +222,10 @@ export function administrativeRecordStates(
   const overdue = s.incidents.filter((i) => i.overdue);
   return {
     risk_assessment: {
-      state: sraCurrent ? "met" : s.questionnaire_on ? "partial" : "not_met",
+      state: sraCurrent ? "met" : answeredRecently ? "partial" : "not_met",
       detail: sraCurrent
         ? `SRA of ${s.sra_on} is within 12 months`
-        : s.questionnaire_on
+        : answeredRecently
           ? `questionnaire answered on ${s.questionnaire_on} but no SRA within 12 months`
           : s.sra_on
             ? `the latest SRA (${s.sra_on}) is more than 12 months old`

@@ -259,10 +259,8 @@ describe("operations registered before their issue lands", () => {
   it("answer 501 not_implemented, uncharged, with rate-limit headers — never 404", async () => {
     const before = await balance(owner.accountId);
     for (const [method, path] of [
-      ["POST", `/v1/a2a/sra/${NPI}`],
       ["GET", `/v1/a2a/breach/${NPI}`],
-      ["GET", `/v1/a2a/policies/${NPI}`],
-      ["POST", "/v1/a2a/workflows/validate"],
+      ["GET", `/v1/a2a/breach-probability/${NPI}`],
     ] as const) {
       const res = await t.request(path, {
         method,
