@@ -261,7 +261,7 @@ describe("operations registered before their issue lands", () => {
     for (const [method, path] of [
       ["GET", `/v1/a2a/breach/${NPI}`],
       ["GET", `/v1/a2a/breach-probability/${NPI}`],
-    ] as const) {
+    ] as [string, string][]) {
       const res = await t.request(path, {
         method,
         headers: { "X-API-Key": owner.apiKey },
