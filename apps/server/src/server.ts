@@ -8,6 +8,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from "n
 import type { AddressInfo } from "node:net";
 import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
+import { externalScanVendorGrades } from "./administrative/vendor-grades.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
 import { createAuditAnchoring } from "./audit/anchor/anchor-loop.js";
@@ -18,7 +19,7 @@ import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics, registerStoreGauges } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
-import { createWorker } from "./jobs/create-worker.js";
+import { createWorker, externalScanIOOptions } from "./jobs/create-worker.js";
 import type { Worker } from "./jobs/worker.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
@@ -139,6 +140,11 @@ export async function startServer(config: Config, logger: Logger, options: Start
     uptimeSeconds: () => (performance.now() - startedAt) / 1000,
     version: SERVER_VERSION,
     auditLogKey: loadLogKey(config.dataDir, auditLogOrigin(publicUrl)),
+    vendorGrades: externalScanVendorGrades({
+      ioOptions: externalScanIOOptions(config),
+      allowPrivateTargets: config.allowPrivateTargets,
+      now,
+    }),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
     ...(anchoring ? { auditAnchoring: anchoring } : {}),
   };

@@ -34,6 +34,7 @@ import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.j
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
 import { sraOperation } from "./group-b/sra.js";
 import { validateWorkflowOperation } from "./group-b/validate-workflow.js";
+import { vendorRiskOperation } from "./group-b/vendor-risk.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
 import { reputationOperation } from "./public/reputation.js";
@@ -62,7 +63,7 @@ export const OPERATIONS: readonly Operation[] = [
   evidenceOperation,
   validateWorkflowOperation,
   PLANNED.breachProbability,
-  PLANNED.vendorRisk,
+  vendorRiskOperation,
   batchOperation,
   reputationOperation,
   controlsOperation,

@@ -355,6 +355,16 @@ export interface Database {
   workforce_members: WorkforceMembersTable;
   training_completions: TrainingCompletionsTable;
   business_associates: BusinessAssociatesTable;
+  vendor_domain_grades: VendorDomainGradesTable;
+}
+
+/** The external grade of a vendor's domain (null grade: the scan could not assess it). */
+export interface VendorDomainGradesTable {
+  domain: string;
+  grade: string | null;
+  score: number | null;
+  detail: string;
+  scanned_at: string;
 }
 
 /** The practice's profile facts (security officer, size, …) as JSON (administrative/profile.ts). */

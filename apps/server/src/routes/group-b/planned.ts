@@ -69,19 +69,4 @@ export const PLANNED = {
     readOnly: true,
     rest: { method: "get", path: "/v1/a2a/breach-probability/:npi" },
   }),
-  vendorRisk: planned({
-    id: "getVendorRisk",
-    method: "hipaa.vendor_risk",
-    group: "b",
-    summary: "Risk of the vendors of a practice you own",
-    description:
-      "Per vendor: risk score and band, BAA status, the external grade of its domain, breach history and the factors. " +
-      `Costs ${CREDIT_PRICES.vendor_risk} credits.`,
-    input: z.strictObject({ npi: NpiSchema, vendor_domain: z.string().max(253).optional() }),
-    price: { kind: "metered", operation: "vendor_risk" },
-    errors: ["invalid_npi", "npi_not_found", "forbidden"],
-    readOnly: true,
-    openWorld: true,
-    rest: { method: "get", path: "/v1/a2a/vendor-risk/:npi" },
-  }),
 } as const satisfies Record<string, Operation>;

@@ -83,6 +83,16 @@ export function administrativeMigration(engine: Engine) {
         .addColumn("updated_at", "text", (c) => c.notNull())
         .addPrimaryKeyConstraint("business_associates_pk", ["npi", "vendor_id"])
         .execute();
+
+      // A vendor domain's external grade, shared by every practice that uses the vendor and reused for 30 days.
+      await db.schema
+        .createTable("vendor_domain_grades")
+        .addColumn("domain", "text", (c) => c.primaryKey())
+        .addColumn("grade", "text")
+        .addColumn("score", "integer")
+        .addColumn("detail", "text", (c) => c.notNull())
+        .addColumn("scanned_at", "text", (c) => c.notNull())
+        .execute();
     },
   };
 }
