@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Job, JobSchema } from "@hcs/protocol";
 import { startLab } from "../apps/server/src/lab/lab.js";
+import { practiceManagerPass } from "./demo-practice-manager.js";
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
@@ -125,6 +126,8 @@ try {
   say(
     `${clinic.name}: unified grade ${unified.grade} (${unified.compliance_score}/100) from external (${unified.coverage.external.categories_with_data.join(", ")}) and internal (${unified.coverage.internal.categories_with_data.join(", ")}) data${unified.caps_applied.length ? `; caps: ${unified.caps_applied.map((c: { id: string }) => c.id).join(", ")}` : ""}`,
   );
+
+  await practiceManagerPass(lab, clinic.npi, say);
 
   const deadline = Date.now() + 10_000;
   while (receiver.received.length < jobs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
