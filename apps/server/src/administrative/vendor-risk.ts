@@ -1,12 +1,11 @@
 import { CREDIT_PRICES } from "@hcs/protocol";
 import { z } from "zod";
-import { ServiceError } from "../errors.js";
-import { insufficientCredits } from "../services/credit-errors.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { iso } from "../services/deps.js";
 import { type BaaCoverage, baaCoverage } from "./business-associate.js";
 import { listBusinessAssociates } from "./business-associates.js";
 import { dateOf } from "./calendar-date.js";
+import { requireBalance } from "./require-balance.js";
 import type { BreachHistoryProvider, VendorDomainGrade, VendorGradeSource } from "./vendor-grades.js";
 
 /** A vendor domain's grade is reused this long before it is scanned again. */
@@ -141,14 +140,7 @@ export async function vendorRiskFor(
   );
   const toScan = deps.vendorGrades ? domains.filter((d) => !fresh.has(d)).slice(0, VENDOR_SCANS_PER_CALL) : [];
   if (toScan.length > 0) {
-    const required = CREDIT_PRICES.vendor_risk + toScan.length * CREDIT_PRICES.full_scan;
-    const account = await deps.store.db
-      .selectFrom("accounts")
-      .select("credits")
-      .where("id", "=", accountId)
-      .executeTakeFirst();
-    if (!account) throw new ServiceError("forbidden", "unknown account");
-    if (account.credits < required) throw insufficientCredits(required, account.credits);
+    await requireBalance(deps, accountId, CREDIT_PRICES.vendor_risk + toScan.length * CREDIT_PRICES.full_scan);
     const graded = await Promise.all(toScan.map(async (d) => [d, await deps.vendorGrades!.gradeOf(d)] as const));
     const at = iso(deps.now());
     for (const [domain, g] of graded) {

@@ -13,7 +13,7 @@ beforeAll(async () => {
   const a = await accountWithKey(t.server.deps, { plan: "enterprise", credits: 1_000_000 });
   key = a.apiKey;
   await gradedPractice(t.server.deps, a.accountId, NPI);
-});
+}, 60_000);
 afterAll(async () => {
   await t.close();
 });
@@ -37,7 +37,8 @@ const QUERY_ROUTES = [
   [`/v1/a2a/policies/${NPI}`, "key"],
   [`/v1/a2a/policies/${NPI}/7`, "key"],
 ] as const;
-const headersFor = (auth: string) => (auth === "bearer" ? { Authorization: `Bearer ${key}` } : { "X-API-Key": key });
+const headersFor = (auth: string): Record<string, string> =>
+  auth === "bearer" ? { Authorization: `Bearer ${key}` } : { "X-API-Key": key };
 
 describe("administrative endpoints under hostile input", () => {
   it("answer any JSON body with the §3.2 error body or success, never a 500", async () => {

@@ -83,6 +83,13 @@ describe("policies (Group A and hipaa.policies)", () => {
       body: { jsonrpc: "2.0", id: 1, method: "hipaa.policies", params: { npi: NPI, generate: [24] } },
     });
     expect(rpc.json.result.generated).toEqual([24]);
+    // A balance that cannot pay for the documents is refused before any is written.
+    await t.server.deps.store.db.updateTable("accounts").set({ credits: 40 }).where("id", "=", pro.accountId).execute();
+    const short = await t.request(`/v1/a2a/policies/${NPI}?generate=5,6`, { headers: { "X-API-Key": pro.apiKey } });
+    expect(short.status).toBe(402);
+    expect(short.json.error.details).toMatchObject({ required: 50, balance: 40 });
+    const after = await t.request(`/v1/a2a/policies/${NPI}`, { headers: { "X-API-Key": pro.apiKey } });
+    expect(after.json.policies[4].versions).toBe(1);
     const doc = await t.request(`/v1/a2a/policies/${NPI}/24?format=markdown`, { headers: { "X-API-Key": pro.apiKey } });
     expect(doc.text).toContain("# Policy 24: Documentation and Retention");
   });

@@ -9,6 +9,7 @@ import {
   policyDownload,
 } from "../../administrative/policies/policy-documents.js";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
+import { requireBalance } from "../../administrative/require-balance.js";
 import { defineOperation, RawBody } from "../../operations/operation.js";
 import { getOwnedPractice } from "../../services/practices.js";
 import { PolicyDownloadInputSchema } from "../group-a/policies.js";
@@ -42,6 +43,7 @@ export const policiesOperation = defineOperation({
     call.setResource(`practice:${npi}`);
     await getOwnedPractice(call.deps, npi, call.caller!.accountId);
     if (!generate) return listPolicies(call.deps, npi, groupBDownload);
+    await requireBalance(call.deps, call.caller!.accountId, new Set(generate).size * CREDIT_PRICES.policy_document);
     const generated = await generatePolicies(call.deps, npi, generate);
     await refreshAdministrativeAssessment(call.deps, npi);
     return listPolicies(call.deps, npi, groupBDownload, generated);

@@ -1,6 +1,7 @@
 import { CREDIT_PRICES, NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
+import { requireBalance } from "../../administrative/require-balance.js";
 import { ResponsesSchema } from "../../administrative/risk/answers.js";
 import { SraReportSchema } from "../../administrative/risk/sra-report.js";
 import { runSra, submitResponses } from "../../administrative/risk-assessments.js";
@@ -28,6 +29,7 @@ export const sraOperation = defineOperation({
   async run({ npi, responses }, call) {
     call.setResource(`practice:${npi}`);
     await getOwnedPractice(call.deps, npi, call.caller!.accountId);
+    await requireBalance(call.deps, call.caller!.accountId, CREDIT_PRICES.sra);
     if (responses && Object.keys(responses).length > 0) await submitResponses(call.deps, npi, responses);
     const report = await runSra(call.deps, npi);
     await refreshAdministrativeAssessment(call.deps, npi);
