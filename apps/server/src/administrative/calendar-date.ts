@@ -20,6 +20,18 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * The same day `years` later: "within 12 months" counted on the calendar, so a leap day does not move it. 29
+ * February goes to 28 February of a common year (the earlier day: a deadline is never later than a year).
+ */
+export function addYears(date: string, years: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const target = y + years;
+  const leap = (target % 4 === 0 && target % 100 !== 0) || target % 400 === 0;
+  const day = m === 2 && d === 29 && !leap ? 28 : d;
+  return `${String(target).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

@@ -1,13 +1,16 @@
 import type { FindingParsed, Severity } from "@hcs/protocol";
 import { type BaaCoverage, baaCoverage } from "./business-associate.js";
-import { addDays } from "./calendar-date.js";
+import { addYears } from "./calendar-date.js";
 import type { IncidentView } from "./incident-schema.js";
 import type { TrainingSummary } from "./training-status.js";
 
 /** The 24 policies (administrative/policies/catalogue.ts). */
 export const POLICY_COUNT = 24;
-/** An SRA, a policy, or a training completion older than this is out of date (164.308(a)(1), (a)(8), 164.316(b)(2)(iii)). */
-export const REVIEW_PERIOD_DAYS = 365;
+/**
+ * An SRA or a policy more than 12 calendar months old is out of date (164.308(a)(1), (a)(8), 164.316(b)(2)(iii));
+ * counted with addYears, so a leap day does not shorten it.
+ */
+export const REVIEW_PERIOD_YEARS = 1;
 
 /** What the practice has recorded in HCS, as the evaluation reads it. */
 export interface AdministrativeSnapshot {
@@ -64,7 +67,7 @@ const finding = (
   controls,
 });
 
-const stale = (on: string | null, today: string) => on === null || addDays(on, REVIEW_PERIOD_DAYS) < today;
+const stale = (on: string | null, today: string) => on === null || addYears(on, REVIEW_PERIOD_YEARS) < today;
 
 /**
  * The administrative findings of a practice (pure; docs/scoring.md "Administrative safeguards" gives the rules):

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type PracticeEvidence, readPracticeEvidence } from "../services/compliance-state.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { iso } from "../services/deps.js";
-import { addDays, dateOf } from "./calendar-date.js";
+import { addYears, dateOf } from "./calendar-date.js";
 import { type Responses, resolveAnswers } from "./risk/answers.js";
 import { QUESTIONNAIRE, QUESTIONNAIRE_VERSION } from "./risk/questionnaire.js";
 import { buildSraReport, type SraReport, SraReportSchema } from "./risk/sra-report.js";
@@ -165,7 +165,7 @@ function viewOf(
     responses_version: stored.version,
     responses_submitted_at: stored.at,
     assessment: {
-      status: !report ? "missing" : addDays(report.assessed_at.slice(0, 10), 365) < today ? "expired" : "current",
+      status: !report ? "missing" : addYears(report.assessed_at.slice(0, 10), 1) < today ? "expired" : "current",
       report,
     },
   };

@@ -1,9 +1,9 @@
-import { addDays } from "./calendar-date.js";
+import { addDays, addYears } from "./calendar-date.js";
 
 /** New workforce members are trained within this many days of hire (164.308(a)(5), 164.530(b)(2)(i)(B)). */
 export const ON_HIRE_DAYS = 30;
-/** Refresher interval: annual, the period HHS and OCR resolution agreements expect. */
-export const REFRESHER_DAYS = 365;
+/** Refresher interval: annual (the same day a year later), the period OCR resolution agreements expect. */
+export const REFRESHER_YEARS = 1;
 
 export interface RosterMember {
   readonly member_id: string;
@@ -42,7 +42,7 @@ export interface TrainingSummary {
 
 /**
  * Who is trained, due or overdue on `today` (pure): a member's training falls due ON_HIRE_DAYS after hire and then
- * REFRESHER_DAYS after each completion; until the due date they are `due` (new hires) or `current`, after it
+ * a year after each completion; until the due date they are `due` (new hires) or `current`, after it
  * `overdue`. Members who left (terminated on or before today) are not counted.
  */
 export function trainingSummary(
@@ -57,7 +57,7 @@ export function trainingSummary(
     .filter((m) => m.terminated_on === null || m.terminated_on > today)
     .map((m): MemberTraining => {
       const lastOn = last.get(m.member_id) ?? null;
-      const dueOn = lastOn ? addDays(lastOn, REFRESHER_DAYS) : addDays(m.hired_on, ON_HIRE_DAYS);
+      const dueOn = lastOn ? addYears(lastOn, REFRESHER_YEARS) : addDays(m.hired_on, ON_HIRE_DAYS);
       const state: MemberTrainingState = today > dueOn ? "overdue" : lastOn ? "current" : "due";
       return {
         member_id: m.member_id,

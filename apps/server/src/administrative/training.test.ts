@@ -50,14 +50,27 @@ describe("training status", () => {
     { member_id: "e3", name: "C", role: "billing", hired_on: "2024-01-02", terminated_on: null },
     { member_id: "e4", name: "D", role: "nurse", hired_on: "2019-01-01", terminated_on: "2024-01-31" },
   ];
-  it("is due 30 days after hire and yearly after each completion; leavers are not counted", () => {
+  it("is due 30 days after hire and a calendar year after each completion; leavers are not counted", () => {
     const s = trainingSummary(roster, [{ member_id: "e1", course: "x", completed_on: "2023-03-01" }], "2024-03-01");
     const by = Object.fromEntries(s.members.map((m) => [m.member_id, m]));
-    // 2023-03-01 + 365 days = 2024-02-29 (leap year): overdue on 2024-03-01.
-    expect(by.e1).toMatchObject({ due_on: "2024-02-29", state: "overdue" });
+    // A calendar year, not 365 days: across 29 February 2024 the refresher is still due on 1 March.
+    expect(by.e1).toMatchObject({ due_on: "2024-03-01", state: "current" });
     expect(by.e2).toMatchObject({ due_on: "2024-03-21", state: "due" });
     expect(by.e3).toMatchObject({ due_on: "2024-02-01", state: "overdue" });
     expect(by.e4).toBeUndefined();
-    expect(s).toMatchObject({ active_members: 3, current: 0, due: 1, overdue: 2, completion_rate: 0 });
+    expect(s).toMatchObject({ active_members: 3, current: 1, due: 1, overdue: 1, completion_rate: 0.333 });
+    const dayAfter = trainingSummary(
+      roster,
+      [{ member_id: "e1", course: "x", completed_on: "2023-03-01" }],
+      "2024-03-02",
+    );
+    expect(dayAfter.members.find((m) => m.member_id === "e1")?.state).toBe("overdue");
+    // A leap-day completion falls due on 28 February of the next year.
+    const leap = trainingSummary(
+      roster.slice(0, 1),
+      [{ member_id: "e1", course: "x", completed_on: "2024-02-29" }],
+      "2024-03-01",
+    );
+    expect(leap.members[0]?.due_on).toBe("2025-02-28");
   });
 });

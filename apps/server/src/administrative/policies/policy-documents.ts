@@ -3,8 +3,8 @@ import { z } from "zod";
 import { ServiceError } from "../../errors.js";
 import type { ServiceDeps } from "../../services/deps.js";
 import { iso } from "../../services/deps.js";
-import { addDays, dateOf } from "../calendar-date.js";
-import { REVIEW_PERIOD_DAYS } from "../evaluation.js";
+import { addYears, dateOf } from "../calendar-date.js";
+import { REVIEW_PERIOD_YEARS } from "../evaluation.js";
 import { readPracticeFacts } from "../practice-facts.js";
 import { POLICIES, policyByNumber } from "./catalogue.js";
 import { citationsIn, policyHtml, renderPolicyMarkdown } from "./render.js";
@@ -64,7 +64,7 @@ export async function listPolicies(
       .filter((r) => Number(r.policy_number) === p.number)
       .sort((a, b) => Number(b.version) - Number(a.version));
     const latest = mine[0];
-    const reviewDue = latest ? addDays(latest.generated_at.slice(0, 10), REVIEW_PERIOD_DAYS) : null;
+    const reviewDue = latest ? addYears(latest.generated_at.slice(0, 10), REVIEW_PERIOD_YEARS) : null;
     const base = link(npi, p.number);
     const sep = base.includes("?") ? "&" : "?";
     return {

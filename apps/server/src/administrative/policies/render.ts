@@ -1,5 +1,5 @@
 import { hipaaControl } from "@hcs/protocol";
-import { addDays } from "../calendar-date.js";
+import { addYears } from "../calendar-date.js";
 import type { PracticeFacts } from "../practice-facts.js";
 import { officer, type PolicyDefinition } from "./policy.js";
 
@@ -28,7 +28,7 @@ export function renderPolicyMarkdown(
   const lines = [
     `# Policy ${def.number}: ${def.title}`,
     "",
-    `**${f.name}** (NPI ${f.npi}) · version ${meta.version} · effective ${meta.generated_on} · review by ${addDays(meta.generated_on, 365)}`,
+    `**${f.name}** (NPI ${f.npi}) · version ${meta.version} · effective ${meta.generated_on} · review by ${addYears(meta.generated_on, 1)}`,
     "",
     `Owner: ${officer(f, "security_officer")}`,
     "",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays } from "../calendar-date.js";
+import { addDays, addYears } from "../calendar-date.js";
 import type { ResolvedAnswer } from "./answers.js";
 import { QUESTIONNAIRE_VERSION, QUESTIONS } from "./questionnaire.js";
 import { levelOf, REMEDIATION_DAYS, type RiskEntry, riskRegister, SCALES } from "./risk-register.js";
@@ -104,7 +104,7 @@ export function buildSraReport(
     }));
   return {
     ...meta,
-    valid_until: addDays(today, 365),
+    valid_until: addYears(today, 1),
     methodology: METHODOLOGY,
     questionnaire_version: QUESTIONNAIRE_VERSION,
     scales: { likelihood: SCALES.likelihood, impact: SCALES.impact, level: SCALES.level },

@@ -48,7 +48,7 @@ describe("training (GET /v1/training/status, POST /v1/training/records)", () => 
     expect(status.members.find((m) => m.member_id === "e1")).toMatchObject({
       name: "Ortiz, Dana",
       last_completed_on: "2024-02-15",
-      due_on: "2025-02-14",
+      due_on: "2025-02-15",
     });
     // Replaying the same CSV adds nothing.
     await t.request("/v1/training/records", {
