@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { type Job, JobSchema } from "@hcs/protocol";
 import { startLab } from "../apps/server/src/lab/lab.js";
 import { runIntelDemo } from "./demo-intel.js";
+import { practiceManagerPass } from "./demo-practice-manager.js";
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
@@ -128,6 +129,7 @@ try {
   );
 
   await runIntelDemo(lab, work, say);
+  await practiceManagerPass(lab, clinic.npi, say);
 
   const deadline = Date.now() + 10_000;
   while (receiver.received.length < jobs.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

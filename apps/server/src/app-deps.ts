@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { BreachHistoryProvider, VendorGradeSource } from "./administrative/vendor-grades.js";
 import type { AnchoringStatusSource } from "./audit/anchor/anchor-status.js";
 import type { LogKey } from "./audit/log-key.js";
 import type { Config } from "./config.js";
@@ -19,6 +20,10 @@ export interface AppDeps extends ServiceDeps {
   readonly auditLogKey?: LogKey;
   /** The state of checkpoint anchoring, for /readyz (absent: anchoring is not configured). */
   readonly auditAnchoring?: AnchoringStatusSource;
+  /** Grades vendors' domains for hipaa.vendor_risk (absent where no scan engine runs: vendor grades not available). */
+  readonly vendorGrades?: VendorGradeSource;
+  /** Breach history of vendors (the intelligence issue's HHS data; absent until it lands). */
+  readonly breachHistory?: BreachHistoryProvider;
   /** Tells this process's job worker that work is waiting (absent when the process runs no worker). */
   readonly wakeWorker?: () => void;
 }

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from "n
 import type { AddressInfo } from "node:net";
 import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
+import { externalScanVendorGrades } from "./administrative/vendor-grades.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
 import { createAuditAnchoring } from "./audit/anchor/anchor-loop.js";
@@ -18,12 +19,13 @@ import { type Config, urlHostOf } from "./config.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics, registerStoreGauges } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
-import { createWorker, extraCaCertificates } from "./jobs/create-worker.js";
+import { createWorker, externalScanIOOptions, extraCaCertificates } from "./jobs/create-worker.js";
 import type { Worker } from "./jobs/worker.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
 import { startFeedRefresh } from "./services/intel/feed-refresh.js";
+import { hhsVendorBreachHistory } from "./services/intel/vendor-breach-history.js";
 import { openStore, type Store, storeOptionsFor } from "./store/store.js";
 import { SERVER_TLS_OPTIONS } from "./tls/server-options.js";
 import { certificateHosts, ensureSelfManagedTls, loadConfiguredTls, type TlsMaterial } from "./tls/tls-material.js";
@@ -140,6 +142,12 @@ export async function startServer(config: Config, logger: Logger, options: Start
     uptimeSeconds: () => (performance.now() - startedAt) / 1000,
     version: SERVER_VERSION,
     auditLogKey: loadLogKey(config.dataDir, auditLogOrigin(publicUrl)),
+    breachHistory: hhsVendorBreachHistory(store.db),
+    vendorGrades: externalScanVendorGrades({
+      ioOptions: externalScanIOOptions(config),
+      allowPrivateTargets: config.allowPrivateTargets,
+      now,
+    }),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
     ...(anchoring ? { auditAnchoring: anchoring } : {}),
   };

@@ -3,7 +3,7 @@ import { CategoryNameSchema, GradeSchema, SeveritySchema, SourceSchema } from ".
 import { ErrorCodeSchema } from "./errors.js";
 import { FindingSchema } from "./finding.js";
 import { GradeRecordSchema } from "./grade-record.js";
-import { HipaaControlIdSchema } from "./hipaa/controls.js";
+import { CONTROL_SECTIONS, HipaaControlIdSchema } from "./hipaa/controls.js";
 import { AuditProofBundleSchema } from "./merkle/audit-proof.js";
 import { NpiSchema } from "./npi.js";
 
@@ -86,7 +86,7 @@ export const ControlsQuerySchema = z
       .regex(/^[a-z_]+$/)
       .max(64)
       .optional(),
-    section: z.enum(["164.308", "164.310", "164.312", "164.316"]).optional(),
+    section: z.enum(CONTROL_SECTIONS).optional(),
   })
   .meta({ id: "ControlsQuery" });
 

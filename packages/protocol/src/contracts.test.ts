@@ -5,7 +5,7 @@ import { COMPLIANCE_REQUIREMENTS } from "./hipaa/requirements.js";
 import { PHASE_IDS, PHASES } from "./phases.js";
 
 describe("HIPAA control catalogue", () => {
-  const securityRule = HIPAA_CONTROLS.filter((c) => c.section !== "164.316");
+  const securityRule = HIPAA_CONTROLS.filter((c) => ["164.308", "164.310", "164.312"].includes(c.section));
 
   it("has the 18 standards and 36 implementation specifications of 164.308, 164.310 and 164.312", () => {
     expect(securityRule.filter((c) => c.kind === "standard")).toHaveLength(18);
@@ -35,6 +35,14 @@ describe("HIPAA control catalogue", () => {
       requirement: "required",
       title: "Audit controls",
     });
+  });
+
+  it("carries the Breach Notification Rule's sections 164.402–164.414 and the Privacy Rule provisions policies cite", () => {
+    for (const id of ["164.402", "164.404(b)", "164.406", "164.408(b)", "164.408(c)", "164.410", "164.414"]) {
+      expect(hipaaControl(id)?.kind, id).toBe("standard");
+    }
+    expect(hipaaControl("164.530(j)")?.title).toMatch(/six-year/);
+    expect(hipaaControl("164.404(b)")?.title).toMatch(/60 calendar days/);
   });
 
   it("ids are unique and every specification points to a standard of its section", () => {

@@ -120,6 +120,8 @@ export {
   SourceCoverageSchema,
 } from "./grade-record.js";
 export {
+  BREACH_NOTIFICATION_SECTIONS,
+  CONTROL_SECTIONS,
   type ControlKind,
   type ControlRequirement,
   HIPAA_CONTROL_IDS,
@@ -128,7 +130,9 @@ export {
   type HipaaControlId,
   HipaaControlIdSchema,
   hipaaControl,
+  PRIVACY_RULE_SECTIONS,
   type SafeguardSection,
+  SECURITY_RULE_SECTIONS,
 } from "./hipaa/controls.js";
 export {
   type AdministrativeRecord,

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { type CallMeta, type InvokeResult, invoke } from "../operations/invoke.js";
-import { type Operation, PreserializedJson } from "../operations/operation.js";
+import { type Operation, PreserializedJson, RawBody } from "../operations/operation.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
@@ -69,8 +69,8 @@ export function queryInput(query: Record<string, string | string[] | undefined>,
   return out;
 }
 
-/** A POST's JSON body ({} when there is none); 415 for other media types, 400 for bad JSON. */
-async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
+/** A POST's or PATCH's JSON body ({} when there is none); 415 for other media types, 400 for bad JSON. */
+export async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
   const length = ctx.get("Content-Length");
   if ((length === "" || length === "0") && ctx.get("Transfer-Encoding") === "") return {};
   if (!isJsonRequest(ctx))
@@ -90,7 +90,7 @@ async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
 async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown> {
   if (operation.rest?.input) return operation.rest.input(ctx);
   const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
-  const body = ctx.method === "POST" ? await jsonBodyOf(ctx) : {};
+  const body = ctx.method === "POST" || ctx.method === "PATCH" ? await jsonBodyOf(ctx) : {};
   // A body that is not an object (an array, a number) goes to the schema as it is, which refuses it with its issues.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   return { ...queryInput(ctx.query, operation.input), ...body, ...params };
@@ -121,6 +121,10 @@ export function writeRest(ctx: HcsContext, operation: Operation, result: InvokeR
   if (output instanceof PreserializedJson) {
     ctx.set("Content-Type", JSON_CONTENT_TYPE);
     ctx.body = output.json;
+  } else if (output instanceof RawBody) {
+    for (const [name, value] of Object.entries(output.headers)) ctx.set(name, value);
+    ctx.set("Content-Type", output.contentType);
+    ctx.body = output.body;
   } else {
     ctx.body = output;
   }

@@ -20,6 +20,15 @@ export function extraCaCertificates(file: string | null): string[] {
   return pems.map((p) => `${p}\n`);
 }
 
+/** The external scan's IO settings from configuration (HCS_DNS_SERVERS, HCS_EXTRA_CA_FILE): worker and vendor scans. */
+export function externalScanIOOptions(config: Pick<Config, "extraCaFile" | "dnsServers">) {
+  const extraCaPem = extraCaCertificates(config.extraCaFile);
+  return {
+    ...(config.dnsServers ? { dnsServers: [...config.dnsServers] } : {}),
+    ...(extraCaPem.length > 0 ? { trustedCaPem: extraCaPem } : {}),
+  };
+}
+
 /** Builds the job worker from configuration: the executors registry and the webhook sender's settings. */
 export function createWorker(
   config: WorkerConfig,

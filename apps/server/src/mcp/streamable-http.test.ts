@@ -146,9 +146,15 @@ describe("MCP over Streamable HTTP at /mcp (the SDK's Client)", () => {
       idempotentHint: false,
       openWorldHint: true, // a scan contacts the practice's hosts
     });
-    // destructiveHint: false is declared for every tool that changes something, because today that is only a scan
-    // (it creates a job). A served operation that deletes or overwrites needs a flag in the catalogue first.
-    expect(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual(["hipaa_scan"]);
+    // Tools that change something: a scan (creates a job), the SRA (stores a new version), policies (new versions)
+    // and BAAs (records; `remove` deletes one, so it alone is declared destructive in the catalogue).
+    expect(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual(
+      served.filter((op) => !op.readOnly).map((op) => mcpToolName(op.method!)),
+    );
+    expect(byName.get("hipaa_policies")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name)).toEqual(
+      served.filter((op) => op.destructive).map((op) => mcpToolName(op.method!)),
+    );
     await client.close();
   });
 

@@ -52,7 +52,7 @@ function annotationsOf(op: Operation): McpToolDefinition["annotations"] {
   return {
     title: op.summary,
     readOnlyHint: op.readOnly,
-    destructiveHint: false,
+    destructiveHint: op.destructive ?? false,
     idempotentHint: op.readOnly && !op.price,
     openWorldHint: op.openWorld,
   };

@@ -71,7 +71,9 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
       [String(rest.status ?? 200)]: {
         description: op.summary,
         ...headers,
-        content: { "application/json": { schema: op.output } },
+        content: Object.fromEntries(
+          (rest.produces ?? ["application/json"]).map((type) => [type, { schema: op.output }]),
+        ),
       },
     };
     const codes: ErrorCode[] = [...new Set([...op.errors, ...pipelineErrors(op)])];
@@ -101,7 +103,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
       request: {
         ...(params ? { params } : {}),
         ...(rem && rest.method === "get" ? { query: rem } : {}),
-        ...(rem && rest.method === "post"
+        ...(rem && rest.method !== "get"
           ? { body: { required: false, content: { "application/json": { schema: rem } } } }
           : {}),
       },

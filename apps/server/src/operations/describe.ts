@@ -8,7 +8,8 @@ export function pipelineErrors(op: Operation): ErrorCode[] {
   if (op.group === "a") codes.push("plan_required");
   if (op.group !== "public") codes.push("rate_limited");
   if (op.price) codes.push("insufficient_credits");
-  if (op.rest?.method === "post") codes.push("invalid_json", "unsupported_media_type", "payload_too_large");
+  if (op.rest?.method === "post" || op.rest?.method === "patch")
+    codes.push("invalid_json", "unsupported_media_type", "payload_too_large");
   codes.push(op.rest?.method === "get" ? "invalid_query" : "invalid_body");
   if (!op.implemented) codes.push("not_implemented");
   return codes;

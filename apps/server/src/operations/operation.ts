@@ -39,9 +39,12 @@ export interface OperationCall {
 
 /** How an operation is reached over REST (its OpenAPI entry is generated from the same declaration). */
 export interface RestBinding {
-  readonly method: "get" | "post";
+  /** `patch` moves a record on (an incident); it reads a JSON body as `post` does. */
+  readonly method: "get" | "post" | "patch";
   /** Koa path pattern; `:name` segments become input fields of the same name. */
   readonly path: string;
+  /** Media types of a successful answer, for the OpenAPI document (default JSON; a RawBody document's own). */
+  readonly produces?: readonly string[];
   /** Status of a successful answer (default 200). */
   readonly status?: number;
   /** Headers of a successful answer (e.g. Cache-Control). */
@@ -96,6 +99,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   readonly inputErrors?: InputErrorCodes;
   /** Changes nothing (MCP readOnlyHint; its rate-limit count joins the settlement, as a GET's does). */
   readonly readOnly: boolean;
+  /** May delete or overwrite what the caller recorded (hipaa.baa's remove): MCP destructiveHint. */
+  readonly destructive?: boolean;
   /** Reaches beyond the service's own records — a scan contacts the practice's hosts (MCP openWorldHint). */
   readonly openWorld: boolean;
   readonly rest?: RestBinding;
@@ -104,7 +109,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * `not_implemented`, and left out of the agent card, the OpenAPI document and the MCP tool list.
    */
   readonly implemented: boolean;
-  run(input: z.output<I>, call: OperationCall): Promise<z.output<O> | PreserializedJson>;
+  run(input: z.output<I>, call: OperationCall): Promise<z.output<O> | PreserializedJson | RawBody>;
 }
 
 /**
@@ -116,6 +121,18 @@ export class PreserializedJson {
   value(): unknown {
     return JSON.parse(this.json);
   }
+}
+
+/**
+ * A document answered as it is over REST (a policy as Markdown or HTML): its media type and headers are the
+ * answer's. Only REST-only operations return one.
+ */
+export class RawBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
 }
 
 /** Keeps literal operation declarations typed against their own schemas. */

@@ -1,6 +1,20 @@
 import type { Operation } from "../operations/operation.js";
+import {
+  createIncidentOperation,
+  getIncidentOperation,
+  listIncidentsOperation,
+  patchIncidentOperation,
+} from "./group-a/incidents.js";
+import {
+  downloadPolicyGroupAOperation,
+  generatePoliciesGroupAOperation,
+  listPoliciesGroupAOperation,
+} from "./group-a/policies.js";
 import { practiceOperation } from "./group-a/practice.js";
+import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./group-a/risk-assessment.js";
+import { trainingRecordsOperation, trainingStatusOperation } from "./group-a/training.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
+import { baaOperation } from "./group-b/baa.js";
 import { batchOperation } from "./group-b/batch.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
 import { controlsOperation } from "./group-b/controls.js";
@@ -16,8 +30,11 @@ import { gradeOperation } from "./group-b/grade.js";
 import { breachOperation, breachProbabilityOperation, threatsOperation } from "./group-b/intelligence.js";
 import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
-import { PLANNED } from "./group-b/planned.js";
+import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
+import { sraOperation } from "./group-b/sra.js";
+import { validateWorkflowOperation } from "./group-b/validate-workflow.js";
+import { vendorRiskOperation } from "./group-b/vendor-risk.js";
 import { discoveryRoutes } from "./public/discovery.js";
 import { operationsRoutes } from "./public/operations.js";
 import { reputationOperation } from "./public/reputation.js";
@@ -40,13 +57,13 @@ export const OPERATIONS: readonly Operation[] = [
   scanOperation,
   findingsOperation,
   breachOperation,
-  PLANNED.sra,
-  PLANNED.policies,
-  PLANNED.baa,
+  sraOperation,
+  policiesOperation,
+  baaOperation,
   evidenceOperation,
-  PLANNED.validateWorkflow,
+  validateWorkflowOperation,
   breachProbabilityOperation,
-  PLANNED.vendorRisk,
+  vendorRiskOperation,
   batchOperation,
   reputationOperation,
   controlsOperation,
@@ -68,6 +85,18 @@ export const OPERATIONS: readonly Operation[] = [
   latestCheckpointOperation,
   auditProofOperation,
   practiceOperation,
+  createIncidentOperation,
+  listIncidentsOperation,
+  getIncidentOperation,
+  patchIncidentOperation,
+  listPoliciesGroupAOperation,
+  generatePoliciesGroupAOperation,
+  downloadPolicyGroupAOperation,
+  downloadPolicyOperation,
+  getRiskAssessmentOperation,
+  submitRiskAssessmentOperation,
+  trainingStatusOperation,
+  trainingRecordsOperation,
 ];
 
 export const CATALOGUE: Catalogue = {

@@ -77,16 +77,6 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
     expect(positional.json.error.code).toBe(-32602);
   });
 
-  it("methods whose issue has not landed answer not_implemented, never method not found", async () => {
-    for (const method of ["hipaa.sra", "hipaa.policies", "hipaa.baa", "hipaa.vendor_risk"]) {
-      const res = await rpc(call(method, { npi: NPI }));
-      expect(res.json.error, method).toMatchObject({
-        code: -32051,
-        data: { code: "not_implemented", http_status: 501 },
-      });
-    }
-  });
-
   it("notifications are executed and never answered; an all-notification batch answers 204", async () => {
     const before = await balance();
     const single = await rpc(JSON.stringify({ jsonrpc: "2.0", method: "hipaa.grade", params: { npi: NPI } }));

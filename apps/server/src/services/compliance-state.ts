@@ -6,11 +6,21 @@ import {
   SEVERITIES,
   type Severity,
 } from "@hcs/protocol";
+import { administrativeFindings, administrativeRecordStates } from "../administrative/evaluation.js";
+import { readAdministrativeSnapshot } from "../administrative/snapshot.js";
 import type { ServiceDeps } from "./deps.js";
 import { getOwnedPractice } from "./practices.js";
 import type { ScanUploadSummary } from "./scan-upload-record.js";
 
 type State = "met" | "partial" | "not_met" | "unknown";
+
+/** One administrative record's state as the evaluation gives it. */
+export interface AdministrativeRecordState {
+  readonly state: State;
+  readonly detail: string;
+  readonly findings: readonly string[];
+  readonly assessed_at: string | null;
+}
 
 /** What the store holds about a practice, as the evaluation reads it. */
 export interface PracticeEvidence {
@@ -25,6 +35,11 @@ export interface PracticeEvidence {
     /** Phase outcomes of the scan an internal assessment came from (null when not kept). */
     readonly phases: readonly { readonly id: string; readonly status: PhaseStatus }[] | null;
   }[];
+  /**
+   * The administrative records' states (administrative/evaluation.ts), read with the rest; absent, they read
+   * `unknown` (the audit trail's always does: it is evidenced by hipaa.evidence, not by a practice record).
+   */
+  readonly administrative?: Partial<Record<string, AdministrativeRecordState>>;
   readonly openFindings: readonly {
     readonly id: string;
     readonly source: string;
@@ -72,9 +87,9 @@ const referencesOf = (assessments: PracticeEvidence["assessments"]) =>
 
 /**
  * The 13 requirements of the spec, each with its state, the evidence behind it and when it was last verified — a
- * pure reading of what the scans recorded (see docs/api.md, "Compliance state", for the rules). Administrative
- * evidence (risk assessment, policies, training, BAAs, incidents, the audit trail) reads `unknown` until the
- * practice-management operations record it.
+ * pure reading of what the scans and the practice's administrative records say (see docs/api.md, "Compliance
+ * state", and docs/administrative.md for the rules). Administrative evidence reads `unknown` until the practice keeps
+ * a record in HCS; the audit trail's always does here.
  */
 export function evaluateComplianceState(npi: string, asOf: string, evidence: PracticeEvidence): ComplianceState {
   // The schema keeps what the API answers: each item's `sources` stay inside (hipaa.evidence reads them).
@@ -126,6 +141,18 @@ export function assessRequirements(npi: string, asOf: string, evidence: Practice
               : `the external scan could not assess ${e.category.replace(/_/g, " ")}`,
             `the external scan assessed ${e.category.replace(/_/g, " ")}`,
           ),
+        };
+      }
+      const record = evidence.administrative?.[e.record];
+      if (record) {
+        return {
+          kind: e.kind,
+          ref: e.record,
+          sources: [] as string[],
+          state: record.state,
+          detail: record.detail,
+          findings: [...record.findings],
+          assessed_at: record.assessed_at,
         };
       }
       return {
@@ -187,7 +214,9 @@ export async function readPracticeEvidence(deps: ServiceDeps, npi: string): Prom
       ? []
       : await db.selectFrom("scan_uploads").select(["scan_id", "summary"]).where("scan_id", "in", scanIds).execute();
   const summaries = new Map(uploads.map((u) => [u.scan_id, JSON.parse(u.summary) as ScanUploadSummary]));
+  const snapshot = await readAdministrativeSnapshot(deps, npi);
   return {
+    administrative: administrativeRecordStates(snapshot, administrativeFindings(snapshot)),
     assessments: assessments.map((a) => ({
       reference: a.reference,
       source: a.source,

@@ -437,4 +437,89 @@ export interface Database {
   hhs_breach_names: HhsBreachNamesTable;
   kev_entries: KevEntriesTable;
   eol_products: EolProductsTable;
+  practice_profiles: PracticeProfilesTable;
+  incidents: IncidentsTable;
+  policy_documents: PolicyDocumentsTable;
+  risk_assessments: RiskAssessmentsTable;
+  workforce_members: WorkforceMembersTable;
+  training_completions: TrainingCompletionsTable;
+  business_associates: BusinessAssociatesTable;
+  vendor_domain_grades: VendorDomainGradesTable;
+}
+
+/** The external grade of a vendor's domain (null grade: the scan could not assess it). */
+export interface VendorDomainGradesTable {
+  domain: string;
+  grade: string | null;
+  score: number | null;
+  detail: string;
+  scanned_at: string;
+}
+
+/** The practice's profile facts (security officer, size, …) as JSON (administrative/profile.ts). */
+export interface PracticeProfilesTable {
+  npi: string;
+  profile: string;
+  updated_at: string;
+}
+
+/** A security incident: its record (JSON) and the columns lists are read by. */
+export interface IncidentsTable {
+  id: string;
+  npi: string;
+  status: string;
+  discovered_on: string;
+  record: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One generated version of one of the 24 policies (Markdown; HTML is rendered from it). */
+export interface PolicyDocumentsTable {
+  id: string;
+  npi: string;
+  policy_number: number;
+  version: number;
+  title: string;
+  markdown: string;
+  /** JSON array of the CFR citations the document makes. */
+  citations: string;
+  generated_at: string;
+}
+
+/** Questionnaire responses (`questionnaire`) and SRA reports (`sra`), versioned per practice. */
+export interface RiskAssessmentsTable {
+  id: string;
+  npi: string;
+  kind: string;
+  version: number;
+  body: string;
+  created_at: string;
+}
+
+export interface WorkforceMembersTable {
+  npi: string;
+  member_id: string;
+  name: string;
+  role: string;
+  hired_on: string;
+  terminated_on: string | null;
+  updated_at: string;
+}
+
+export interface TrainingCompletionsTable {
+  id: Generated<number>;
+  npi: string;
+  member_id: string;
+  course: string;
+  completed_on: string;
+  recorded_at: string;
+}
+
+/** A business associate of a practice and its BAA (JSON record). */
+export interface BusinessAssociatesTable {
+  npi: string;
+  vendor_id: string;
+  record: string;
+  updated_at: string;
 }

@@ -2,13 +2,42 @@ import { z } from "zod";
 
 /**
  * The HIPAA Security Rule safeguards (45 CFR 164.308, 164.310, 164.312) and its documentation rule (164.316),
- * every standard and implementation specification, as listed in Appendix A to Subpart C of Part 164.
- * A standard without implementation specifications is itself the requirement (Required).
- * Ids are the regulation's paragraph citations; a standard is cited by its first paragraph, as HHS does.
+ * every standard and implementation specification, as listed in Appendix A to Subpart C of Part 164; then the
+ * Breach Notification Rule (Subpart D, 164.402–164.414) and the Privacy Rule provisions that the practice's policies
+ * and incident records cite (164.502–164.530). A standard without implementation specifications is itself the
+ * requirement (Required). Ids are the regulation's paragraph citations; a standard is cited by its first paragraph,
+ * as HHS does; a Subpart D section without paragraphs that matter here is cited whole ("164.406").
  */
 export type ControlKind = "standard" | "implementation_specification";
 export type ControlRequirement = "required" | "addressable";
-export type SafeguardSection = "164.308" | "164.310" | "164.312" | "164.316";
+export const SECURITY_RULE_SECTIONS = ["164.308", "164.310", "164.312", "164.316"] as const;
+export const BREACH_NOTIFICATION_SECTIONS = [
+  "164.402",
+  "164.404",
+  "164.406",
+  "164.408",
+  "164.410",
+  "164.412",
+  "164.414",
+] as const;
+export const PRIVACY_RULE_SECTIONS = [
+  "164.502",
+  "164.504",
+  "164.514",
+  "164.524",
+  "164.526",
+  "164.528",
+  "164.530",
+] as const;
+export type SafeguardSection =
+  | (typeof SECURITY_RULE_SECTIONS)[number]
+  | (typeof BREACH_NOTIFICATION_SECTIONS)[number]
+  | (typeof PRIVACY_RULE_SECTIONS)[number];
+export const CONTROL_SECTIONS = [
+  ...SECURITY_RULE_SECTIONS,
+  ...BREACH_NOTIFICATION_SECTIONS,
+  ...PRIVACY_RULE_SECTIONS,
+] as const;
 
 export interface HipaaControl {
   readonly id: string;
@@ -100,6 +129,40 @@ export const HIPAA_CONTROLS = [
   spec("164.316(b)(2)(i)", "164.316(b)(1)", "Time limit", "R"),
   spec("164.316(b)(2)(ii)", "164.316(b)(1)", "Availability", "R"),
   spec("164.316(b)(2)(iii)", "164.316(b)(1)", "Updates", "R"),
+  // Subpart D — Notification in the case of breach of unsecured PHI
+  std("164.402", "164.402", "Definitions: breach, and the four-factor low-probability-of-compromise assessment"),
+  std("164.404(a)", "164.404", "Notification to individuals"),
+  std(
+    "164.404(b)",
+    "164.404",
+    "Timeliness: without unreasonable delay, no later than 60 calendar days after discovery",
+  ),
+  std("164.404(c)", "164.404", "Content of the notification to individuals"),
+  std("164.404(d)", "164.404", "Methods of notification to individuals"),
+  std("164.406", "164.406", "Notification to the media (more than 500 residents of a State or jurisdiction)"),
+  std("164.408(b)", "164.408", "Notification to the Secretary: breaches involving 500 or more individuals"),
+  std(
+    "164.408(c)",
+    "164.408",
+    "Notification to the Secretary: annual log of breaches under 500, within 60 days of year end",
+  ),
+  std("164.410", "164.410", "Notification by a business associate"),
+  std("164.412", "164.412", "Law enforcement delay"),
+  std("164.414", "164.414", "Burden of proof"),
+  // Subpart E — Privacy of individually identifiable health information (the provisions the policies cite)
+  std("164.502(b)", "164.502", "Minimum necessary"),
+  std("164.502(e)", "164.502", "Disclosures to business associates"),
+  std("164.504(e)", "164.504", "Business associate contracts"),
+  std("164.514(d)", "164.514", "Minimum necessary requirements"),
+  std("164.524", "164.524", "Access of individuals to protected health information"),
+  std("164.526", "164.526", "Amendment of protected health information"),
+  std("164.528", "164.528", "Accounting of disclosures of protected health information"),
+  std("164.530(b)", "164.530", "Privacy training of the workforce"),
+  std("164.530(c)", "164.530", "Administrative, technical and physical safeguards of PHI"),
+  std("164.530(e)", "164.530", "Sanctions"),
+  std("164.530(f)", "164.530", "Mitigation"),
+  std("164.530(i)", "164.530", "Privacy policies and procedures"),
+  std("164.530(j)", "164.530", "Documentation and six-year retention"),
 ] as const satisfies readonly HipaaControl[];
 
 export type HipaaControlId = (typeof HIPAA_CONTROLS)[number]["id"];

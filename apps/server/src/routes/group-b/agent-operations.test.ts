@@ -254,24 +254,3 @@ describe("hipaa.compliance_state and hipaa.compliance_delta", () => {
     expect([missing.status, missing.json.error.code]).toEqual([404, "not_found"]);
   });
 });
-
-describe("operations registered before their issue lands", () => {
-  it("answer 501 not_implemented, uncharged, with rate-limit headers — never 404", async () => {
-    const before = await balance(owner.accountId);
-    for (const [method, path] of [
-      ["POST", `/v1/a2a/sra/${NPI}`],
-      ["GET", `/v1/a2a/vendor-risk/${NPI}`],
-      ["GET", `/v1/a2a/policies/${NPI}`],
-      ["POST", "/v1/a2a/workflows/validate"],
-    ] as const) {
-      const res = await t.request(path, {
-        method,
-        headers: { "X-API-Key": owner.apiKey },
-        ...(method === "POST" ? { body: {} } : {}),
-      });
-      expect([res.status, res.json.error.code], path).toEqual([501, "not_implemented"]);
-      expect(res.headers["x-ratelimit-limit"]).toBe("600");
-    }
-    expect(await balance(owner.accountId)).toBe(before);
-  });
-});

@@ -99,7 +99,11 @@ describe("OpenAPI document", () => {
       expect(success, `${op.rest!.method} ${path}`).toEqual([String(op.rest!.status ?? 200)]);
     }
     // Operations whose issue has not landed are not advertised.
-    expect(doc.paths["/v1/a2a/sra/{npi}"]).toBeUndefined();
+    expect(doc.paths["/v1/a2a/breach/{npi}"]).toBeUndefined();
+    expect(Object.keys(doc.paths["/v1/a2a/policies/{npi}/{number}"].get.responses["200"].content)).toEqual([
+      "text/markdown",
+      "text/html",
+    ]);
     const grade = doc.paths["/v1/a2a/grade/{npi}"].get;
     expect(grade.security).toEqual([{ ApiKey: [] }]);
     expect(Object.keys(grade.responses).sort()).toEqual(["200", "400", "401", "402", "403", "404", "429"]);

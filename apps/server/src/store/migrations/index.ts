@@ -14,6 +14,7 @@ import { auditSequenceRunsMigration } from "./012-audit-sequence-runs.js";
 import { auditAnchorsMigration } from "./013-audit-anchors.js";
 import { auditAppendCostMigration } from "./014-audit-append-cost.js";
 import { threatIntelMigration } from "./015-threat-intel.js";
+import { administrativeMigration } from "./016-administrative.js";
 import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
 import type { Engine } from "./engine.js";
 
@@ -35,6 +36,7 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "013-audit-anchors": auditAnchorsMigration(engine),
     "014-audit-append-cost": auditAppendCostMigration(engine),
     "015-threat-intel": threatIntelMigration(engine),
+    "016-administrative": administrativeMigration(engine),
     "018-audit-leaf-tiles": auditLeafTilesMigration(engine),
   };
 }
