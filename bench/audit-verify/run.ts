@@ -72,7 +72,8 @@ try {
   console.log(`built a log of ${EVENTS} events with 2 checkpoints in ${seconds(t0).toFixed(1)} s`);
 
   // The bytes the verifier hashes, read back from the store as it reads them (so the baseline hashes exactly them).
-  const rows = await store.db.selectFrom("audit_entries").selectAll().orderBy("leaf_index").execute();
+  // On SQLite ids are in commit order, which is leaf order (docs/audit.md).
+  const rows = await store.db.selectFrom("audit_events").selectAll().orderBy("id").execute();
   const records = rows.map((e) => `\0${auditRecordJson(auditRecordOf(e, e.salt))}`);
   const bytes = records.reduce((n, r) => n + Buffer.byteLength(r), 0);
   rows.length = 0;

@@ -98,8 +98,8 @@ describe("OpenAPI document", () => {
       const success = Object.keys(doc.paths[path][op.rest!.method].responses).filter((s) => s.startsWith("2"));
       expect(success, `${op.rest!.method} ${path}`).toEqual([String(op.rest!.status ?? 200)]);
     }
-    // Operations whose issue has not landed are not advertised.
-    expect(doc.paths["/v1/a2a/breach/{npi}"]).toBeUndefined();
+    // Every operation is served now; each is advertised.
+    expect(doc.paths["/v1/a2a/breach/{npi}"].get).toBeDefined();
     expect(Object.keys(doc.paths["/v1/a2a/policies/{npi}/{number}"].get.responses["200"].content)).toEqual([
       "text/markdown",
       "text/html",
