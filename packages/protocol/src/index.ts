@@ -117,6 +117,9 @@ export {
   CoverageSchema,
   type GradeRecord,
   GradeRecordSchema,
+  INTERNAL_RESULT_MAX_AGE_DAYS,
+  type InternalBasis,
+  InternalBasisSchema,
   SourceCoverageSchema,
 } from "./grade-record.js";
 export {

@@ -13,6 +13,7 @@ import { auditOperatorMigration } from "./011-audit-operator.js";
 import { auditSequenceRunsMigration } from "./012-audit-sequence-runs.js";
 import { auditAnchorsMigration } from "./013-audit-anchors.js";
 import { auditAppendCostMigration } from "./014-audit-append-cost.js";
+import { internalResultsMigration } from "./017-internal-results.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -32,5 +33,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "012-audit-sequence-runs": auditSequenceRunsMigration(engine),
     "013-audit-anchors": auditAnchorsMigration(engine),
     "014-audit-append-cost": auditAppendCostMigration(engine),
+    "017-internal-results": internalResultsMigration(engine),
   };
 }
