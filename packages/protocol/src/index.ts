@@ -266,6 +266,8 @@ export {
   type Platform,
   PlatformSchema,
   registrationProofMessage,
+  type ScannerPackageManifest,
+  ScannerPackageManifestSchema,
   type ScanResultDocument,
   ScanResultDocumentSchema,
   type ScanUploadAcceptance,

@@ -18,6 +18,7 @@ import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } 
 import { PLANNED } from "./group-b/planned.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
 import { discoveryRoutes } from "./public/discovery.js";
+import { downloadRoutes } from "./public/downloads.js";
 import { operationsRoutes } from "./public/operations.js";
 import { reputationOperation } from "./public/reputation.js";
 import type { PublicRoute } from "./route.js";
@@ -70,7 +71,7 @@ export const OPERATIONS: readonly Operation[] = [
 
 export const CATALOGUE: Catalogue = {
   operations: OPERATIONS,
-  publicRoutes: [...operationsRoutes, ...discoveryRoutes(() => CATALOGUE)],
+  publicRoutes: [...operationsRoutes, ...discoveryRoutes(() => CATALOGUE), ...downloadRoutes],
 };
 
 /** Fails at start-up on a declaration that would shadow another (duplicate id, agent method or REST route). */
