@@ -18,6 +18,8 @@ const NPI = "1234567893";
 let work: string;
 let downloads: string;
 let t: TestServer;
+/** The hcs-scanner the last successful install put on disk. */
+let lastBin = "";
 
 // npm never reaches the registry here: the package has no dependencies, and any registry call would go to a closed
 // loopback port (and fail the install) rather than to the internet.
@@ -54,6 +56,7 @@ async function installAndRun(command: string, env: Record<string, string> = {}) 
     return { installed: false as const, stderr: String((err as { stderr?: string }).stderr) };
   }
   const { stdout } = await run(join(prefix, "bin", "hcs-scanner"), ["--version"]);
+  lastBin = join(prefix, "bin", "hcs-scanner");
   return { installed: true as const, version: stdout.trim() };
 }
 
@@ -125,6 +128,14 @@ describe("the server serves the scanner package it was built with", () => {
     expect(createHash("sha256").update(new X509(deploy.install.ca_pem!).raw).digest("hex")).toBe(deploy.ca_sha256);
 
     expect(await installAndRun(deploy.install.npm)).toEqual({ installed: true, version: SCANNER_VERSION });
+    // … and, as the README goes on, registers with the deploy token (saved to a file) against this server.
+    writeFileSync(join(work, "hcs-deploy-token.txt"), deploy.deploy_token);
+    const registered = await run(
+      lastBin,
+      [...deploy.install.register.split(" ").slice(1), "--config-dir", join(work, "scanner-config"), "--json"],
+      { cwd: work, env: npmEnv(), timeout: 60_000 },
+    );
+    expect(JSON.parse(registered.stdout)).toMatchObject({ npi: NPI });
     expect(
       await installAndRun(`npm install --global ${url}`, { NODE_EXTRA_CA_CERTS: join(work, "hcs-ca.pem") }),
     ).toEqual({
