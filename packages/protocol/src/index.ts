@@ -276,6 +276,13 @@ export {
   uploadSigningMessage,
 } from "./scanner.js";
 export {
+  findingId,
+  findingSubjectPart,
+  isRetryableStatus,
+  RETRYABLE_STATUSES,
+  SCANNER_API_PATHS,
+} from "./scanner-wire.js";
+export {
   type AppliedCap,
   AppliedCapSchema,
   GRADE_CAP_IDS,

@@ -197,9 +197,9 @@ describe("platform specifics", () => {
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([
-      "disk_encryption.unencrypted_volume:C:",
-      "disk_encryption.unencrypted_volume:J:",
-      "disk_encryption.unencrypted_volume:K:",
+      "disk_encryption.unencrypted_volume:c:",
+      "disk_encryption.unencrypted_volume:j:",
+      "disk_encryption.unencrypted_volume:k:",
     ]);
   });
 

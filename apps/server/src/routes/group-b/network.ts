@@ -5,6 +5,7 @@ import {
   describeExceededLimit,
   NpiSchema,
   SCAN_UPLOAD_LIMITS,
+  SCANNER_API_PATHS,
   ScanUploadAcceptanceSchema,
   type ScanUploadLimitExceeded,
   UPLOAD_HEADERS,
@@ -93,7 +94,7 @@ export const registerAgentOperation = defineOperation({
   readOnly: false,
   openWorld: false,
   implemented: true,
-  rest: { method: "post", path: "/v1/a2a/network/register", status: 201 },
+  rest: { method: "post", path: SCANNER_API_PATHS.register, status: 201 },
   async run(input, call) {
     const registered = await registerAgent(call.deps, input, call.deps.config.publicUrl);
     call.setResource(`agent:${registered.agent_id}`);
@@ -150,7 +151,7 @@ export const uploadResultsOperation = defineOperation({
   implemented: true,
   rest: {
     method: "post",
-    path: "/v1/a2a/network/results",
+    path: SCANNER_API_PATHS.results,
     status: 201,
     answer: (acceptance: { duplicate: boolean }) => ({ status: acceptance.duplicate ? 200 : 201 }),
     async input(ctx) {
