@@ -76,7 +76,7 @@ const common = (cmd: Command) =>
     .option("--config-dir <dir>", "where the identity, last scan and spool live")
     .option("--json", "machine-readable output on stdout (no progress)")
     .option("--verbose", "show each phase's diagnostic lines")
-    .option("--quiet", "print nothing but errors");
+    .option("--quiet", "scan, one-shot: the counts and grade only; other commands: nothing but errors");
 
 const tokenOptions = (cmd: Command) =>
   cmd

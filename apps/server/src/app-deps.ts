@@ -3,6 +3,7 @@ import type { BreachHistoryProvider, VendorGradeSource } from "./administrative/
 import type { AnchoringStatusSource } from "./audit/anchor/anchor-status.js";
 import type { LogKey } from "./audit/log-key.js";
 import type { Config } from "./config.js";
+import type { ScannerPackage } from "./downloads/scanner-package.js";
 import type { Metrics } from "./http/metrics.js";
 import type { ServiceDeps } from "./services/deps.js";
 
@@ -24,6 +25,11 @@ export interface AppDeps extends ServiceDeps {
   readonly vendorGrades?: VendorGradeSource;
   /** Breach history of vendors (the intelligence issue's HHS data; absent until it lands). */
   readonly breachHistory?: BreachHistoryProvider;
+  /**
+   * What /downloads/ serves: the scanner package (null when none was found at start-up) and the CA certificate
+   * clients trust this server by. Absent in processes that serve no HTTP.
+   */
+  readonly downloads?: { readonly scanner: ScannerPackage | null; readonly caPem: string };
   /** Tells this process's job worker that work is waiting (absent when the process runs no worker). */
   readonly wakeWorker?: () => void;
 }

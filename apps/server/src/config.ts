@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.js";
 import type { PostgresTimeouts } from "./store/postgres-pool.js";
@@ -11,6 +12,12 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[A-Za-z0-9.-]+):[0-9]{1,5}$/, "host:port");
+
+/**
+ * Where `npm run build` puts the scanner package (apps/server/dist/scanner-package, scripts/pack-scanner.mjs): the same
+ * directory whether this module runs from src/ (tests, tsx) or from dist/.
+ */
+const BUILT_SCANNER_DIR = fileURLToPath(new URL("../dist/scanner-package", import.meta.url));
 
 /** Environment variables the server reads, validated once at start-up (documented in docs/operations.md). */
 const EnvSchema = z.object({
@@ -46,6 +53,7 @@ const EnvSchema = z.object({
     .optional(),
   HCS_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   HCS_EXTRA_CA_FILE: z.string().min(1).optional(),
+  HCS_SCANNER_DIR: z.string().min(1).optional(),
   HCS_JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   HCS_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HCS_MASTER_KEY: z
@@ -106,6 +114,8 @@ export interface Config {
   readonly masterKeyHex: string | null;
   /** PEM file of extra CA certificates trusted for outbound TLS (external scan, webhooks): labs and tests. */
   readonly extraCaFile: string | null;
+  /** Directory holding the scanner package this server serves (`hcs-scanner-<version>.tgz`; docs/operations.md). */
+  readonly scannerDir: string;
   /** How long a worker's claim on a job lasts without a heartbeat before another worker may take it over. */
   readonly jobLeaseMs: number;
   /** First webhook retry delay; each further retry doubles it (capped at one hour), for 24 hours. */
@@ -224,6 +234,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     workerConcurrency: e.HCS_WORKER_CONCURRENCY,
     masterKeyHex: e.HCS_MASTER_KEY ?? null,
     extraCaFile: e.HCS_EXTRA_CA_FILE ? resolve(cwd, e.HCS_EXTRA_CA_FILE) : null,
+    scannerDir: e.HCS_SCANNER_DIR ? resolve(cwd, e.HCS_SCANNER_DIR) : BUILT_SCANNER_DIR,
     jobLeaseMs: e.HCS_JOB_LEASE_MS,
     webhookRetryBaseMs: e.HCS_WEBHOOK_RETRY_BASE_MS,
     dbTimeouts: { connectMs: e.HCS_DB_CONNECT_TIMEOUT_MS, statementMs: e.HCS_DB_STATEMENT_TIMEOUT_MS },
@@ -375,6 +386,12 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     name: "HCS_FEED_EOL_URL",
     default: "https://endoflife.date/api/{product}.json",
     meaning: "https URL template of endoflife.date product data; every imported product is refreshed from it",
+  },
+  {
+    name: "HCS_SCANNER_DIR",
+    default: "(the server's dist/scanner-package)",
+    meaning:
+      "Directory holding hcs-scanner-<version>.tgz, served at /downloads/ for npm install (npm run build puts it there)",
   },
   {
     name: "HCS_JOB_LEASE_MS",

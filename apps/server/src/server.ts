@@ -16,6 +16,7 @@ import { auditLogOrigin, signCheckpoint } from "./audit/checkpoint-schedule.js";
 import { loadLogKey } from "./audit/log-key.js";
 import { AuditSequencerLoop } from "./audit/sequencer.js";
 import { type Config, urlHostOf } from "./config.js";
+import { loadScannerPackage } from "./downloads/scanner-package.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics, registerStoreGauges } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
@@ -131,6 +132,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     ? createAuditAnchoring(config.anchor, { store, logger, now, registry: metrics.registry })
     : null;
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
+  const scannerPackage = loadScannerPackage(config.scannerDir);
   const deps: AppDeps = {
     store,
     now,
@@ -149,8 +151,12 @@ export async function startServer(config: Config, logger: Logger, options: Start
       now,
     }),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
+    downloads: { scanner: scannerPackage.ok ? scannerPackage.pkg : null, caPem: tls.caPem },
     ...(anchoring ? { auditAnchoring: anchoring } : {}),
   };
+  if (scannerPackage.ok)
+    logger.info({ file: scannerPackage.pkg.file, sha256: scannerPackage.pkg.sha256 }, "serving the scanner package");
+  else logger.warn({ reason: scannerPackage.reason }, "no scanner package to serve at /downloads/");
   const bootstrap = await bootstrapOperatorAccount(deps, options.operator ?? null);
   const regraded = await regradeAfterScoringChange(deps);
   if (regraded > 0)

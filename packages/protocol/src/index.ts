@@ -117,6 +117,9 @@ export {
   CoverageSchema,
   type GradeRecord,
   GradeRecordSchema,
+  INTERNAL_RESULT_MAX_AGE_DAYS,
+  type InternalBasis,
+  InternalBasisSchema,
   SourceCoverageSchema,
 } from "./grade-record.js";
 export {
@@ -280,6 +283,8 @@ export {
   type Platform,
   PlatformSchema,
   registrationProofMessage,
+  type ScannerPackageManifest,
+  ScannerPackageManifestSchema,
   type ScanResultDocument,
   ScanResultDocumentSchema,
   type ScanUploadAcceptance,
@@ -287,6 +292,13 @@ export {
   UPLOAD_HEADERS,
   uploadSigningMessage,
 } from "./scanner.js";
+export {
+  findingId,
+  findingSubjectPart,
+  isRetryableStatus,
+  RETRYABLE_STATUSES,
+  SCANNER_API_PATHS,
+} from "./scanner-wire.js";
 export {
   type AppliedCap,
   AppliedCapSchema,

@@ -16,6 +16,27 @@ export const PLATFORMS = ["linux", "darwin", "win32"] as const;
 export const PlatformSchema = z.enum(PLATFORMS);
 export type Platform = z.infer<typeof PlatformSchema>;
 
+/** The scanner package a server serves (GET /downloads/hcs-scanner.json): where it is and how to check it. */
+export const ScannerPackageManifestSchema = z
+  .object({
+    name: z.string(),
+    version: z.string(),
+    file: z.string(),
+    url: z.url(),
+    size: z.int().min(0),
+    /** SHA-256 of the tarball, hex (compare with `sha256sum`). */
+    sha256: HEX64,
+    /** npm's integrity string (sha512, base64), as `npm pack --json` and package-lock.json show it. */
+    integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]{86}==$/),
+    /** The CA certificate this server's TLS chains to (PEM), and its SHA-256 (the deploy token's pin). */
+    ca_url: z.url(),
+    ca_sha256: HEX64,
+    /** The install command: npm fetches the tarball from this server, trusting its CA. */
+    npm: z.string(),
+  })
+  .meta({ id: "ScannerPackageManifest", description: "The scanner package this server serves, with its digests" });
+export type ScannerPackageManifest = z.infer<typeof ScannerPackageManifestSchema>;
+
 /** Response of POST /v1/a2a/network/deploy/{npi} (DESIGN §3.5). */
 export const DeployTokenResponseSchema = z
   .object({
@@ -26,7 +47,12 @@ export const DeployTokenResponseSchema = z
     server_url: z.url(),
     ca_sha256: HEX64,
     install: z.object({
+      /** From this server when it serves the scanner package (`--cafile ./hcs-ca.pem`: save ca_pem there). */
       npm: z.string(),
+      /** The server's CA certificate (PEM), for npm's --cafile or NODE_EXTRA_CA_CERTS; its SHA-256 is ca_sha256. */
+      ca_pem: z.string().optional(),
+      /** The package npm installs, with its digests (absent when this server serves none). */
+      package: ScannerPackageManifestSchema.pick({ url: true, sha256: true, integrity: true }).optional(),
       register: z.string(),
       scan: z.string(),
       one_shot: z.string(),

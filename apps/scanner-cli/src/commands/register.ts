@@ -3,8 +3,10 @@ import {
   type AgentRegistrationResponse,
   AgentRegistrationResponseSchema,
   type DeployTokenParts,
+  isRetryableStatus,
   type Platform,
   registrationProofMessage,
+  SCANNER_API_PATHS,
 } from "@hcs/protocol";
 import { CliError } from "../cli/errors.js";
 import {
@@ -54,15 +56,23 @@ export async function enrol(
   };
   let registered: AgentRegistrationResponse;
   try {
-    const res = await client.postJson("/v1/a2a/network/register", JSON.stringify(body));
+    const res = await client.postJson(SCANNER_API_PATHS.register, JSON.stringify(body));
     registered = AgentRegistrationResponseSchema.parse(res.json);
   } catch (err) {
+    // A server that is busy or failing has not judged the token: the same command, later, registers (it is
+    // retry-safe: the saved key pair is sent again).
+    if (err instanceof ServerRefusal && isRetryableStatus(err.status)) {
+      throw new CliError(
+        "server_unreachable",
+        `the server answered ${err.status} (${err.code}); run the same command again in a moment — the deploy token is still good`,
+      );
+    }
     if (err instanceof ServerRefusal) {
       const why =
         REFUSALS[err.code] ?? `the server refused the registration (${err.status} ${err.code}: ${err.message})`;
       throw new CliError(
         "token_rejected",
-        `${why}; ask for a new deploy token (POST /v1/a2a/network/deploy/{npi})`,
+        `${why}; ask for a new deploy token (POST ${SCANNER_API_PATHS.deploy})`,
         err.code,
       );
     }

@@ -18,6 +18,7 @@ import { buildScanScope } from "../runner/scope.js";
 import { selectPhases } from "../runner/select-phases.js";
 import { buildScanDocument } from "../scan/document.js";
 import type { LeftOut } from "../scan/fit-upload-limits.js";
+import { notAssessed, notAssessedLines } from "../scan/not-assessed.js";
 import { summarizeScan } from "../scan/summary.js";
 import { spoolUpload } from "../upload/spool.js";
 import { flushSpool, signUpload, type UploadOutcome, uploadOrSpool } from "../upload/upload.js";
@@ -110,6 +111,7 @@ export async function runScan(
   const body = JSON.stringify(document);
   if (o.out) writeFileAtomic(resolve(ctx.cwd, o.out), `${JSON.stringify(document, null, 2)}\n`, 0o600);
   const summary = summarizeScan(results, hostName);
+  const gaps = notAssessed(results);
 
   let upload: UploadOutcome | null = null;
   let flushed = 0;
@@ -186,6 +188,7 @@ export async function runScan(
           findings: results.flatMap((r) =>
             r.findings.map((f) => ({ id: f.id, phase: r.id, severity: f.severity, title: f.title })),
           ),
+          not_assessed: gaps,
           upload: upload
             ? upload.kind === "uploaded"
               ? { status: "uploaded", duplicate: upload.acceptance.duplicate }
@@ -209,19 +212,30 @@ export async function runScan(
     );
     return exit;
   }
-  if (!o.quiet) {
-    const p = summary.phases;
-    const f = summary.findings;
+  const p = summary.phases;
+  const f = summary.findings;
+  const counts = [
+    `Scan ${document.scan_id} of ${hostName}: ${p.ok} ok, ${p.failed} failed, ${p.skipped} skipped, ${p.unsupported} unsupported`,
+    `Findings: ${paint(ctx.output, "red", `${f.critical} critical`)}, ${f.high} high, ${f.medium} medium, ${f.low} low, ${f.info} info`,
+  ];
+  const gradeLine = gradeShown
+    ? `Grade (${gradeShown.scope}): ${paint(ctx.output, "bold", gradeShown.grade)} (${gradeShown.score}/100)`
+    : null;
+  if (o.quiet) {
+    // Counts only: no table, no notes (problems still reach stderr and the exit code).
+    for (const line of counts) ctx.output.out(line);
+    if (gradeLine) ctx.output.out(gradeLine);
+    if (upload?.kind === "spooled") ctx.output.err(`not uploaded (${upload.reason}); saved in ${upload.path}`);
+  } else {
     ctx.output.out("");
-    ctx.output.out(
-      `Scan ${document.scan_id} of ${hostName}: ${p.ok} ok, ${p.failed} failed, ${p.skipped} skipped, ${p.unsupported} unsupported`,
-    );
-    ctx.output.out(
-      `Findings: ${paint(ctx.output, "red", `${f.critical} critical`)}, ${f.high} high, ${f.medium} medium, ${f.low} low, ${f.info} info`,
-    );
+    for (const line of counts) ctx.output.out(line);
     ctx.output.out("");
     for (const line of findingsTable(results.flatMap((r) => r.findings))) ctx.output.out(line);
     ctx.output.out("");
+    // What was not assessed reads as unknown, never as passed: said next to the findings.
+    const gapLines = notAssessedLines(gaps);
+    for (const line of gapLines) ctx.output.out(paint(ctx.output, "yellow", line));
+    if (gapLines.length > 0) ctx.output.out("");
     if (flushed > 0) ctx.output.out(`Sent ${flushed} earlier scan(s) from the spool.`);
     for (const line of leftOutLines(leftOut)) ctx.output.out(paint(ctx.output, "yellow", line));
     if (upload?.kind === "uploaded")
@@ -236,10 +250,7 @@ export async function runScan(
       );
     if (!registration && o.upload !== false)
       ctx.output.out("Not uploaded: this machine is not registered (hcs-scanner register).");
-    if (gradeShown)
-      ctx.output.out(
-        `Grade (${gradeShown.scope}): ${paint(ctx.output, "bold", gradeShown.grade)} (${gradeShown.score}/100)`,
-      );
+    if (gradeLine) ctx.output.out(gradeLine);
     if (o.out) ctx.output.out(`Scan document written to ${resolve(ctx.cwd, o.out)}`);
   }
   if (exit === EXIT.belowFailUnder) ctx.output.err(`grade ${gradeShown?.grade} is below --fail-under ${o.failUnder}`);

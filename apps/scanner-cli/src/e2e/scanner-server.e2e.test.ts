@@ -234,7 +234,32 @@ describe("hcs-scanner against a real hcs-server", () => {
     expect(out.phases).toHaveLength(12);
     expect(out.phases.filter((p: { status: string }) => p.status === "failed")).toEqual([]);
     expect(out.upload).toEqual({ status: "not_uploaded" });
-  }, 120_000);
+    // Without ufw the firewall's state is unknown, and in host mode nothing else tells about the segment: it is
+    // reported as not assessed, never as passed.
+    expect(out.not_assessed).toContainEqual({
+      phase: "segmentation",
+      status: "skipped",
+      reason: expect.stringContaining("the host firewall's state could not be read"),
+    });
+
+    const human = await runScanner(["scan", "--no-upload", "--config-dir", join(work, "bare")], {
+      env: { PATH: "/nonexistent" },
+    });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain("Not assessed (unknown, not passed):");
+    expect(human.stdout).toMatch(/^ {2}segmentation: skipped, the host firewall's state could not be read/m);
+
+    // --quiet: the counts (and the local grade) only.
+    const quiet = await runScanner(["scan", "--no-upload", "--quiet", "--config-dir", join(work, "bare")], {
+      env: { PATH: "/nonexistent" },
+    });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    const lines = quiet.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^Scan [0-9a-f-]{36} of .+: \d+ ok, 0 failed, \d+ skipped, \d+ unsupported$/);
+    expect(lines[1]).toMatch(/^Findings: \d+ critical, \d+ high, \d+ medium, \d+ low, \d+ info$/);
+    expect(lines.slice(2).every((l) => l.startsWith("Grade (this host): "))).toBe(true);
+    expect(lines.length).toBeLessThanOrEqual(3);
+  }, 180_000);
 });
 
 describe("one-shot (CI)", () => {

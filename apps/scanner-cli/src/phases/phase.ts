@@ -10,6 +10,11 @@ export interface ScanScope {
   readonly hosts: readonly string[];
   /** The targets as given (CIDRs, names), for the report. */
   readonly given: readonly string[];
+  /**
+   * The addresses the targets given by name resolved to: the upload lists them after the given targets, so the
+   * server knows which hosts the network phases examined (it resolves nothing itself).
+   */
+  readonly named?: readonly string[];
 }
 
 export interface PhaseOptions {

@@ -197,9 +197,9 @@ describe("platform specifics", () => {
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
     const disk = await phaseOn(win32Persona(), "disk_encryption");
     expect(disk.findings.map((f) => f.id)).toEqual([
-      "disk_encryption.unencrypted_volume:C:",
-      "disk_encryption.unencrypted_volume:J:",
-      "disk_encryption.unencrypted_volume:K:",
+      "disk_encryption.unencrypted_volume:c:",
+      "disk_encryption.unencrypted_volume:j:",
+      "disk_encryption.unencrypted_volume:k:",
     ]);
   });
 
@@ -244,10 +244,35 @@ describe("platform specifics", () => {
       expect(byId.get("patches")).toMatchObject({ status: "skipped", reason: patches });
       expect(byId.get("access_control")).toMatchObject({ status: "skipped", reason: access });
       expect(byId.get("mfa")?.status).toBe("skipped");
-      expect(byId.get("segmentation")?.facts).toMatchObject({ firewall: "unknown" });
+      // Neither the firewall's state nor targets: nothing about the segment was assessed, so it does not read "ok".
+      expect(byId.get("segmentation")).toMatchObject({
+        status: "skipped",
+        reason: expect.stringMatching(
+          /^the host firewall's state could not be read \(.+\) and no --targets were given/,
+        ),
+        facts: { firewall: "unknown" },
+      });
       expect(byId.get("asset_inventory")?.facts.software_unavailable).toMatch(/not available on this machine/);
       expect(byId.get("backups")).toMatchObject({ status: "ok", findings: [] });
       expect(byId.get("backups")?.facts.native_backup_unavailable).toMatch(/not available on this machine/);
+      // The check it could not make is named, not passed.
+      expect(byId.get("backups")?.facts.not_assessed).toEqual({
+        last_backup: expect.stringMatching(/^could not be read: .*not available on this machine/),
+      });
+
+      // With targets, reachability was tested: the phase completes and names the firewall as not assessed.
+      const targets = { mode: "targets" as const, hosts: ["127.0.0.1"], given: ["127.0.0.1"] };
+      const [, segmentation] = await runPhases({
+        host,
+        phases: PHASE_REGISTRY.filter((p) => p.id === "ports" || p.id === "segmentation"),
+        scope: targets,
+        options: { ephiPaths: [] },
+      });
+      expect(segmentation).toMatchObject({
+        id: "segmentation",
+        status: "ok",
+        facts: { not_assessed: { host_firewall: expect.stringMatching(/^its state could not be read/) } },
+      });
     },
   );
 

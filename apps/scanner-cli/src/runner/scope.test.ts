@@ -53,6 +53,14 @@ describe("buildScanScope", () => {
   it("resolves host names through the injected resolver", async () => {
     const s = await buildScanScope("pacs.clinic.example", deps({ "pacs.clinic.example": ["127.0.5.5", "::1"] }));
     expect(s.hosts).toEqual(["127.0.5.5", "::1"]);
+    // The addresses of named targets are kept apart: the upload lists them so the server knows what was examined.
+    expect(s.named).toEqual(["127.0.5.5", "::1"]);
+    const mixed = await buildScanScope(
+      "127.0.0.0/30,pacs.clinic.example",
+      deps({ "pacs.clinic.example": ["127.0.5.5"] }),
+    );
+    expect([mixed.given, mixed.named]).toEqual([["127.0.0.0/30", "pacs.clinic.example"], ["127.0.5.5"]]);
+    expect((await buildScanScope("127.0.0.0/30", deps())).named).toBeUndefined();
     expect((await scopeError(buildScanScope("nowhere.example", deps()))).code).toBe("unresolvable_target");
   });
 

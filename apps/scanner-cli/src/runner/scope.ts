@@ -39,15 +39,18 @@ export async function buildScanScope(
     return autoScope(await deps.interfaces());
   }
   const hosts = new Set<string>();
+  const named = new Set<string>();
   for (const item of items) {
+    const isName = !item.includes("/") && parseIp(stripBrackets(item)) === null;
     for (const address of await expandTarget(item, deps)) {
       hosts.add(address);
+      if (isName) named.add(address);
       if (hosts.size > MAX_SCOPE_HOSTS) {
         throw new ScopeError("scope_too_large", `the targets add up to more than ${MAX_SCOPE_HOSTS} hosts`, item);
       }
     }
   }
-  return { mode: "targets", hosts: [...hosts], given: items };
+  return { mode: "targets", hosts: [...hosts], given: items, ...(named.size > 0 ? { named: [...named] } : {}) };
 }
 
 async function expandTarget(item: string, deps: ScopeDeps): Promise<string[]> {

@@ -51,6 +51,21 @@ const findingsOf = (doc: { phases: readonly { findings: readonly FindingInput[] 
 const bodyBytes = (doc: unknown) => Buffer.byteLength(JSON.stringify(doc));
 const SEVERITY_CYCLE: Severity[] = ["low", "info", "medium", "high", "critical"];
 
+describe("the scan document's scope", () => {
+  it("lists the targets as given, then the addresses of the named ones (the server resolves nothing)", () => {
+    const { document } = buildScanDocument({
+      agentId: "agt_AAAAAAAAAAAAAAAA",
+      scannerVersion: "0.1.0",
+      host: { hostname: HOSTNAME, platform: "linux", os_name: "Debian", os_version: "12", arch: "x64" },
+      scope: { mode: "targets", hosts: [], given: ["10.20.0.0/30", "ehr.clinic.lan"], named: ["10.20.9.9"] },
+      startedAt: new Date("2026-11-22T01:00:00.000Z"),
+      completedAt: new Date("2026-11-22T01:00:05.000Z"),
+      phases: [phase("ports", [])],
+    });
+    expect(document.scope).toEqual({ mode: "targets", targets: ["10.20.0.0/30", "ehr.clinic.lan", "10.20.9.9"] });
+  });
+});
+
 describe("the scan document fits the upload limits", () => {
   it("is left alone when it is within them", () => {
     const findings = Array.from({ length: 40 }, (_, i) => portFinding(`10.20.0.${i + 1}`, 445, "medium"));

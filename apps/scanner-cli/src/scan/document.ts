@@ -32,7 +32,7 @@ export function buildScanDocument(input: {
       agent_id: input.agentId,
       scanner_version: input.scannerVersion,
       host: input.host,
-      scope: { mode: input.scope.mode, targets: [...input.scope.given] },
+      scope: { mode: input.scope.mode, targets: uploadTargets(input.scope) },
       started_at: input.startedAt.toISOString(),
       completed_at: input.completedAt.toISOString(),
       // The schema's one default filled in beforehand, so the bytes measured are the bytes sent.
@@ -44,4 +44,9 @@ export function buildScanDocument(input: {
     (body) => Buffer.byteLength(body),
   );
   return { document: ScanResultDocumentSchema.parse(document), leftOut };
+}
+
+/** The targets as given, then the addresses of those given by name (at most the schema's 4096 entries). */
+function uploadTargets(scope: ScanScope): string[] {
+  return [...new Set([...scope.given, ...(scope.named ?? [])])].slice(0, 4096);
 }

@@ -1,3 +1,4 @@
+import { RETRYABLE_STATUSES } from "@hcs/protocol";
 import got, { type Got, RequestError } from "got";
 import { z } from "zod";
 import { CliError } from "../cli/errors.js";
@@ -42,7 +43,7 @@ export class ServerClient {
       retry: {
         limit: options.retries ?? 0,
         methods: ["GET", "POST"],
-        statusCodes: [408, 429, 500, 502, 503, 504],
+        statusCodes: [...RETRYABLE_STATUSES],
         errorCodes: [
           "ETIMEDOUT",
           "ECONNRESET",

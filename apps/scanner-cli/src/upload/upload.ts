@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import {
   describeExceededLimit,
+  isRetryableStatus,
   SCAN_UPLOAD_LIMITS,
+  SCANNER_API_PATHS,
   type ScanUploadAcceptance,
   ScanUploadAcceptanceSchema,
   UPLOAD_HEADERS,
@@ -15,7 +17,7 @@ import { type AgentKeys, signMessage } from "../identity/keys.js";
 import { type ServerClient, ServerRefusal } from "../transport/server-client.js";
 import { listSpool, rejectFromSpool, removeFromSpool, type SpooledUpload, spoolUpload } from "./spool.js";
 
-export const RESULTS_PATH = "/v1/a2a/network/results";
+export const RESULTS_PATH = SCANNER_API_PATHS.results;
 
 export type UploadOutcome =
   | { readonly kind: "uploaded"; readonly acceptance: ScanUploadAcceptance }
@@ -72,7 +74,7 @@ export async function uploadOrSpool(
     return { kind: "uploaded", acceptance: await sendUpload(client, entry) };
   } catch (err) {
     if (err instanceof CliError && err.code === "server_unreachable") return spool(err.message, err.message);
-    if (err instanceof ServerRefusal && (err.status >= 500 || err.status === 429))
+    if (err instanceof ServerRefusal && isRetryableStatus(err.status))
       return spool(`server answered ${err.status}`, `the server answered ${err.status} (${err.code})`);
     throw err;
   }
@@ -98,7 +100,7 @@ export async function flushSpool(
       removeFromSpool(files, entry.scan_id);
       sent.push({ scan_id: entry.scan_id, duplicate: acceptance.duplicate, grade: acceptance.grade?.grade ?? null });
     } catch (err) {
-      if (err instanceof ServerRefusal && err.status < 500 && err.status !== 429) {
+      if (err instanceof ServerRefusal && !isRetryableStatus(err.status)) {
         rejectFromSpool(files, entry.scan_id, `${err.status} ${err.code}: ${err.message}`);
         rejected.push({ scan_id: entry.scan_id, reason: `${err.code}: ${err.message}` });
         continue;

@@ -1,5 +1,6 @@
+import { findingSubjectPart } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
-import { externalFinding, subjectIdPart } from "./finding.js";
+import { externalFinding } from "./finding.js";
 import { mergeAddressAnswers } from "./io/dns.js";
 
 describe("externalFinding", () => {
@@ -26,7 +27,9 @@ describe("externalFinding", () => {
   });
 
   it("keeps ids within the allowed characters and length", () => {
-    expect(subjectIdPart("https://www.clinic.example/Patient Forms?x=1")).toBe("www.clinic.example/patient_forms_x_1");
+    expect(findingSubjectPart("https://www.clinic.example/Patient Forms?x=1")).toBe(
+      "www.clinic.example/patient_forms_x_1",
+    );
     expect(externalFinding({ ...spec, subject: "x".repeat(400) }).id.length).toBeLessThanOrEqual(200);
   });
 

@@ -2,6 +2,7 @@ import {
   type CategoryName,
   FindingInputSchema,
   type FindingParsed,
+  findingId,
   type GradeCapId,
   type HipaaControlId,
   type JsonObject,
@@ -25,16 +26,6 @@ export interface FindingSpec {
   readonly host?: string;
 }
 
-const ID_MAX = 200;
-
-/** The part of a finding id that names the subject, reduced to the characters finding ids allow. */
-export function subjectIdPart(subject: string): string {
-  return subject
-    .toLowerCase()
-    .replace(/^[a-z]+:\/\//, "")
-    .replace(/[^a-z0-9_.:\-/[\]@]+/g, "_");
-}
-
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -45,7 +36,8 @@ function clip(text: string, max: number): string {
  * invalid finding, which the check runner reports as a check error.
  */
 export function externalFinding(spec: FindingSpec): FindingParsed {
-  const id = clip(`${spec.check_id}:${subjectIdPart(spec.subject)}`, ID_MAX).replace(/…$/, "");
+  // The protocol's rule, the scanner's too: one subject, one id.
+  const id = findingId(spec.check_id, spec.subject);
   return FindingInputSchema.parse({
     id,
     check_id: spec.check_id,

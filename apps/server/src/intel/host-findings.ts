@@ -105,6 +105,8 @@ export function kevFindings(
           software: item.name,
           version: item.version,
           seen_on: item.seenOn,
+          // installed_software or operating_system: which scanner phase's facts listed it (serverFindingPhase).
+          via: item.via,
           kev_vendor: entry.vendorProject,
           kev_product: entry.product,
           affected: entry.ranges.map((r) => r.source),

@@ -36,6 +36,7 @@ import { sraOperation } from "./group-b/sra.js";
 import { validateWorkflowOperation } from "./group-b/validate-workflow.js";
 import { vendorRiskOperation } from "./group-b/vendor-risk.js";
 import { discoveryRoutes } from "./public/discovery.js";
+import { downloadRoutes } from "./public/downloads.js";
 import { operationsRoutes } from "./public/operations.js";
 import { reputationOperation } from "./public/reputation.js";
 import type { PublicRoute } from "./route.js";
@@ -101,7 +102,7 @@ export const OPERATIONS: readonly Operation[] = [
 
 export const CATALOGUE: Catalogue = {
   operations: OPERATIONS,
-  publicRoutes: [...operationsRoutes, ...discoveryRoutes(() => CATALOGUE)],
+  publicRoutes: [...operationsRoutes, ...discoveryRoutes(() => CATALOGUE), ...downloadRoutes],
 };
 
 /** Fails at start-up on a declaration that would shadow another (duplicate id, agent method or REST route). */

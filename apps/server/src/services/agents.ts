@@ -4,11 +4,7 @@ import {
   type AgentRegistrationResponse,
   AgentRegistrationResponseSchema,
   base64UrlDecode,
-  type CategoryName,
-  type FindingParsed,
-  PHASES,
   registrationProofMessage,
-  type ScanResultDocument,
   type ScanUploadAcceptance,
   ScanUploadAcceptanceSchema,
   uploadSigningMessage,
@@ -18,8 +14,9 @@ import { newId } from "../util/ids.js";
 import { timeSlicer } from "../util/time-slicer.js";
 import { consumeDeployToken, deployTokenHash } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
-import { currentGradeIn, recordAssessmentIn } from "./grades.js";
-import { withServerHostFindings } from "./intel/host-intel.js";
+import { currentGradeIn } from "./grades.js";
+import { withServerPhaseFindings } from "./intel/host-intel.js";
+import { recordInternalScanIn } from "./internal-scan-record.js";
 import { parseScanUpload } from "./scan-upload-parse.js";
 import { pruneScanFacts, scanUploadFacts, scanUploadSummary } from "./scan-upload-record.js";
 
@@ -122,16 +119,6 @@ export interface SignedUpload {
  */
 const SCAN_PACE_MS = 4;
 
-/** Score categories an internal scan assessed: those of every phase that ran to completion. */
-export function assessedCategories(doc: ScanResultDocument): CategoryName[] {
-  const out = new Set<CategoryName>();
-  for (const phase of doc.phases) {
-    if (phase.status !== "ok") continue;
-    for (const c of PHASES.find((p) => p.id === phase.id)?.categories ?? []) out.add(c);
-  }
-  return [...out];
-}
-
 /**
  * Accepts a signed scan upload: the signature over (agent, idempotency key, body SHA-256) must verify with the
  * agent's key, the body must match the protocol schema within the upload limits (413 beyond), and the scan id is
@@ -172,12 +159,9 @@ export async function acceptScanUpload(
     throw new ServiceError("invalid_body", "the document's agent_id is not the signing agent");
 
   const host = doc.host.hostname.toLowerCase();
-  const findings: FindingParsed[] = doc.phases.flatMap((p) =>
-    p.findings.map((f) => ({ ...f, source: "internal" as const, host: f.host ?? host })),
-  );
   const receivedAt = deps.now();
-  // The assessment is dated when the scan ran (never in the future), so a spooled scan that arrives after a
-  // newer one from the same host is stored but does not replace the newer findings.
+  // Results are dated when the scan ran (never in the future), so a spooled scan that arrives after a newer one
+  // from the same host is stored but does not replace the newer results (recordInternalScanIn, per phase).
   const scannedAt = new Date(Math.min(Date.parse(doc.completed_at), receivedAt.getTime()));
   try {
     // `pace` yields inside this transaction only while the findings are written. On SQLite the transaction holds
@@ -185,34 +169,17 @@ export async function acceptScanUpload(
     // on that connection (keys, rate limits, grades) read none of the tables written before the last yield, and no
     // yield falls between the new grade row and the commit.
     return await deps.store.db.transaction().execute(async (trx) => {
-      const newer = await trx
-        .selectFrom("assessments")
-        .select("assessed_at")
-        .where("npi", "=", agent.npi)
-        .where("source", "=", "internal")
-        .where("subject", "=", host)
-        .where("assessed_at", ">", scannedAt.toISOString())
-        .executeTakeFirst();
-      const grade = newer
-        ? await currentGradeIn(trx, agent.npi)
-        : await recordAssessmentIn(
-            trx,
-            {
-              npi: agent.npi,
-              source: "internal",
-              subject: host,
-              categories: assessedCategories(doc),
-              // Threat intelligence: the server's end-of-life verdicts and KEV matches (docs/intelligence.md).
-              findings: await withServerHostFindings(trx, findings, scanUploadFacts(doc), host, receivedAt),
-              at: scannedAt,
-              reference: `scan:${doc.scan_id}`,
-            },
-            pace,
-          ).catch((err: unknown) => {
-            // A scan in which no phase completed has no category to grade yet; it is still stored.
-            if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
-            throw err;
-          });
+      // Threat intelligence: the server's end-of-life verdicts and KEV matches, each in its phase (docs/intelligence.md).
+      const recorded = await withServerPhaseFindings(trx, doc, host, receivedAt);
+      const grade = await recordInternalScanIn(
+        trx,
+        { npi: agent.npi, doc: recorded, subject: host, scannedAt, now: receivedAt },
+        pace,
+      ).catch((err: unknown) => {
+        // A practice none of whose categories has data yet has no grade; the scan is still stored.
+        if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
+        throw err;
+      });
       const acceptance = ScanUploadAcceptanceSchema.parse({
         scan_id: doc.scan_id,
         agent_id: agent.id,

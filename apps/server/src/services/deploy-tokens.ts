@@ -37,6 +37,8 @@ export async function issueDeployToken(
     caSha256: string;
     expiresInHours?: number;
     maxUses?: number;
+    /** How to install the scanner from this server, when it serves the package (else: from the npm registry). */
+    install?: Pick<DeployTokenResponse["install"], "npm" | "ca_pem" | "package">;
   },
 ): Promise<DeployTokenResponse> {
   await getOwnedPractice(deps, input.npi, input.accountId);
@@ -73,6 +75,7 @@ export async function issueDeployToken(
     ca_sha256: input.caSha256,
     install: {
       npm: "npm install --global @hcs/scanner-cli",
+      ...input.install,
       register: "hcs-scanner register --key-file ./hcs-deploy-token.txt",
       scan: "hcs-scanner scan --targets <clinic subnet in CIDR form>",
       one_shot: "hcs-scanner one-shot --key-file ./hcs-deploy-token.txt --json",

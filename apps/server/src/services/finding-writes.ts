@@ -27,17 +27,32 @@ const COLUMNS = [
   "first_seen",
   "last_seen",
   "resolved_at",
+  "phase",
 ] as const satisfies readonly (keyof FindingsTable)[];
 // A repeated finding keeps its first_seen; everything else is the latest report.
 const UPDATED = COLUMNS.filter((c) => !["npi", "source", "subject", "finding_id", "first_seen"].includes(c));
+
+/** A finding with the scanner phase that reported it (internal findings only). */
+export type PhasedFinding = FindingParsed & { readonly phase?: string };
+
+/** An open finding that a new assessment did not report. */
+export interface UnreportedFinding {
+  readonly phase: string | null;
+  readonly host: string | null;
+}
 
 export interface SubjectFindings {
   readonly npi: string;
   readonly source: Source;
   readonly subject: string;
-  readonly findings: readonly FindingParsed[];
+  readonly findings: readonly PhasedFinding[];
   /** ISO time of the assessment: first_seen of new findings, last_seen of all, resolved_at of the vanished. */
   readonly at: string;
+  /**
+   * Whether the assessment examined what an unreported open finding is about, so that the finding is gone (it is
+   * resolved) rather than not looked at (it stays open). Absent: the assessment examined the whole subject.
+   */
+  readonly examined?: (finding: UnreportedFinding) => boolean;
 }
 
 /**
@@ -49,7 +64,7 @@ export async function writeSubjectFindings(trx: Transaction<Database>, input: Su
   const findings = uniqueById(input.findings);
   const open = await trx
     .selectFrom("findings")
-    .select("finding_id")
+    .select(["finding_id", "phase", "host"])
     .where("npi", "=", input.npi)
     .where("source", "=", input.source)
     .where("subject", "=", input.subject)
@@ -82,7 +97,8 @@ export async function writeSubjectFindings(trx: Transaction<Database>, input: Su
   // Resolved by id rather than by `finding_id not in (every reported id)`: that list would exceed SQLite's
   // parameter limit for a large upload, and few findings usually vanish between two scans.
   const reported = new Set(findings.map((f) => f.id));
-  const vanished = open.map((r) => r.finding_id).filter((id) => !reported.has(id));
+  const examined = input.examined ?? (() => true);
+  const vanished = open.filter((r) => !reported.has(r.finding_id) && examined(r)).map((r) => r.finding_id);
   for (let start = 0; start < vanished.length; start += IDS_PER_STATEMENT) {
     await pace();
     await trx
@@ -98,12 +114,12 @@ export async function writeSubjectFindings(trx: Transaction<Database>, input: Su
   await pace();
 }
 
-function uniqueById(findings: readonly FindingParsed[]): FindingParsed[] {
+function uniqueById(findings: readonly PhasedFinding[]): PhasedFinding[] {
   const seen = new Set<string>();
   return findings.filter((f) => !seen.has(f.id) && seen.add(f.id));
 }
 
-function findingRow(input: SubjectFindings, f: FindingParsed): FindingsTable {
+function findingRow(input: SubjectFindings, f: PhasedFinding): FindingsTable {
   return {
     npi: input.npi,
     source: input.source,
@@ -122,6 +138,7 @@ function findingRow(input: SubjectFindings, f: FindingParsed): FindingsTable {
     first_seen: input.at,
     last_seen: input.at,
     resolved_at: null,
+    phase: f.phase ?? null,
   };
 }
 

@@ -18,6 +18,8 @@ import type { Database, FindingsTable } from "../store/schema.js";
 import { noPause, type Pace } from "../util/time-slicer.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { writeSubjectFindings } from "./finding-writes.js";
+import { type InternalResult, internalGradeInputs } from "./internal-basis.js";
+import type { ScanScopeRecord } from "./internal-coverage.js";
 import { getPractice } from "./practices.js";
 import { assessedSubject } from "./scoring-subject.js";
 
@@ -30,6 +32,8 @@ export interface AssessmentInput {
   readonly findings: readonly FindingParsed[];
   readonly at: Date;
   readonly reference: string | null;
+  /** The time the grade is computed at (internal results expire by it); `at` when absent. */
+  readonly now?: Date;
 }
 
 /**
@@ -75,45 +79,73 @@ export async function recordAssessmentIn(
 
   await writeSubjectFindings(trx, { ...input, at }, pace);
 
-  return computeAndStoreGrade(trx, input.npi, practice.name, at);
+  return computeAndStoreGrade(trx, input.npi, practice.name, at, input.now ?? input.at);
+}
+
+/** A grade record and when it must be recomputed because an internal result it counted expires (null: never). */
+interface ComputedGrade {
+  readonly record: GradeRecord;
+  readonly validUntil: string | null;
 }
 
 /**
- * The practice's grade computed now from its stored assessments and open findings, read through `db` (the store
- * or a transaction); nothing is written.
+ * The practice's grade at `now` from its stored assessments, internal results and open findings, read through `db`
+ * (the store or a transaction); nothing is written. External and administrative subjects are their latest
+ * assessment; the internal ones are the latest result per scanner host and phase (internalGradeInputs).
  */
-async function computeGrade(db: Executor, npi: string, practiceName: string): Promise<GradeRecord> {
+async function computeGrade(db: Executor, npi: string, practiceName: string, now: Date): Promise<ComputedGrade> {
   const assessments = await db.selectFrom("assessments").selectAll().where("npi", "=", npi).execute();
   if (assessments.length === 0) throw new ServiceError("no_grade_yet", `practice ${npi} has not been scanned yet`);
-  const findings = await db
-    .selectFrom("findings")
-    .select(["source", "subject", "category", "severity", "grade_cap"])
-    .where("npi", "=", npi)
-    .where("resolved_at", "is", null)
-    .execute();
-  const subjects = assessments.map((a) =>
-    assessedSubject(
-      a.source as Source,
-      a.subject,
-      JSON.parse(a.categories) as CategoryName[],
-      findings
-        .filter((f) => f.source === a.source && f.subject === a.subject)
-        .map(
-          (f): ScorableFinding => ({
-            category: f.category as CategoryName,
-            severity: f.severity as ScorableFinding["severity"],
-            grade_cap: (f.grade_cap ?? undefined) as ScorableFinding["grade_cap"],
-          }),
-        ),
+  const [findings, results] = await Promise.all([
+    db
+      .selectFrom("findings")
+      .select(["source", "subject", "category", "severity", "grade_cap"])
+      .where("npi", "=", npi)
+      .where("resolved_at", "is", null)
+      .execute(),
+    db
+      .selectFrom("internal_results")
+      .select(["subject", "phase", "assessed_at", "scope"])
+      .where("npi", "=", npi)
+      .execute(),
+  ]);
+  const scorable = (f: (typeof findings)[number]): ScorableFinding => ({
+    category: f.category as CategoryName,
+    severity: f.severity as ScorableFinding["severity"],
+    grade_cap: (f.grade_cap ?? undefined) as ScorableFinding["grade_cap"],
+  });
+  const internal = internalGradeInputs(
+    results.map(
+      (r): InternalResult => ({
+        subject: r.subject,
+        phase: r.phase as InternalResult["phase"],
+        assessed_at: r.assessed_at,
+        scope: JSON.parse(r.scope) as ScanScopeRecord,
+      }),
     ),
+    findings.filter((f) => f.source === "internal").map((f) => ({ ...scorable(f), subject: f.subject })),
+    now,
   );
+  const subjects = [
+    ...assessments
+      .filter((a) => a.source !== "internal")
+      .map((a) =>
+        assessedSubject(
+          a.source as Source,
+          a.subject,
+          JSON.parse(a.categories) as CategoryName[],
+          findings.filter((f) => f.source === a.source && f.subject === a.subject).map(scorable),
+        ),
+      ),
+    ...internal.subjects,
+  ];
   const result = scorePractice(subjects);
   if (!result) throw new ServiceError("no_grade_yet", `practice ${npi} has no category with data yet`);
   const scanDate = assessments
     .map((a) => a.assessed_at)
     .sort()
     .at(-1)!;
-  return GradeRecordSchema.parse({
+  const record = GradeRecordSchema.parse({
     npi,
     practice_name: practiceName,
     compliance_score: result.compliance_score,
@@ -123,7 +155,9 @@ async function computeGrade(db: Executor, npi: string, practiceName: string): Pr
     coverage: result.coverage,
     caps_applied: result.caps_applied,
     scoring_version: result.scoring_version,
+    ...(internal.basis ? { internal_basis: internal.basis } : {}),
   });
+  return { record, validUntil: internal.validUntil };
 }
 
 /**
@@ -132,17 +166,21 @@ async function computeGrade(db: Executor, npi: string, practiceName: string): Pr
  */
 export async function regradeIn(trx: Transaction<Database>, npi: string, computedAt: string): Promise<GradeRecord> {
   const practice = await trx.selectFrom("practices").select("name").where("npi", "=", npi).executeTakeFirstOrThrow();
-  return computeAndStoreGrade(trx, npi, practice.name, computedAt);
+  return computeAndStoreGrade(trx, npi, practice.name, computedAt, new Date(computedAt));
 }
 
-/** Recomputes the practice's grade from stored assessments and open findings, and appends it to the history. */
-async function computeAndStoreGrade(
+/**
+ * Recomputes the practice's grade at `now` from stored assessments, internal results and open findings, and
+ * appends it to the history (computed_at: `computedAt`).
+ */
+export async function computeAndStoreGrade(
   trx: Transaction<Database>,
   npi: string,
   practiceName: string,
   computedAt: string,
+  now: Date,
 ): Promise<GradeRecord> {
-  const record = await computeGrade(trx, npi, practiceName);
+  const { record, validUntil } = await computeGrade(trx, npi, practiceName, now);
   await trx
     .insertInto("grades")
     .values({
@@ -153,6 +191,7 @@ async function computeAndStoreGrade(
       grade: record.grade,
       scoring_version: record.scoring_version,
       record: JSON.stringify(record),
+      valid_until: validUntil,
     })
     .execute();
   return record;
@@ -196,6 +235,7 @@ interface LatestGradeRow {
   readonly name: string;
   readonly record: string | null;
   readonly scoring_version: string | null;
+  readonly valid_until: string | null;
 }
 
 /** Per store: the latest grade rows, read for all the lookups of an event-loop turn at once. */
@@ -209,7 +249,7 @@ function latestGradeRows(deps: ServiceDeps): ReadBatcher<string, LatestGradeRow 
       // Hot path (every grade lookup): the latest grade row of each practice asked for in this turn.
       const rows = await store.hot.all<LatestGradeRow>(
         store.db,
-        `select p.npi, p.name, g.record, g.scoring_version from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi in (${npis.map(() => "?").join(", ")})`,
+        `select p.npi, p.name, g.record, g.scoring_version, g.valid_until from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi in (${npis.map(() => "?").join(", ")})`,
         npis,
       );
       return new Map(rows.map((r) => [r.npi, r]));
@@ -227,11 +267,17 @@ async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup>
       error: new ServiceError("npi_not_found", `no practice with NPI ${npi} is known to this service`),
     };
   }
-  if (row.record && row.scoring_version === SCORING_VERSION) return { ok: true, json: row.record };
-  // No grade stored, or one made by an older scoring version and not regraded yet: computed from the stored
-  // findings, without writing (no_grade_yet when there are none).
+  const now = deps.now();
+  const current = row.scoring_version === SCORING_VERSION;
+  if (row.record && current && !(row.valid_until && row.valid_until <= iso(now))) return { ok: true, json: row.record };
   try {
-    return { ok: true, json: JSON.stringify(await computeGrade(deps.store.db, npi, row.name)) };
+    // An internal result the stored grade counted has expired since: the grade changed at that moment, so the
+    // new one joins the history (once: the next lookups read it).
+    if (row.record && current)
+      return { ok: true, json: JSON.stringify(await regradeExpired(deps, npi, row.name, now)) };
+    // No grade stored, or one made by an older scoring version and not regraded yet: computed from the stored
+    // findings, without writing (no_grade_yet when there are none).
+    return { ok: true, json: JSON.stringify((await computeGrade(deps.store.db, npi, row.name, now)).record) };
   } catch (err) {
     if (isServiceError(err)) return { ok: false, error: err };
     throw err;
@@ -272,8 +318,27 @@ export async function regradeAfterScoringChange(deps: ServiceDeps): Promise<numb
     .where("g.scoring_version", "!=", SCORING_VERSION)
     .execute();
   const at = iso(deps.now());
-  for (const p of stale) await db.transaction().execute((trx) => computeAndStoreGrade(trx, p.npi, p.name, at));
+  const now = deps.now();
+  for (const p of stale) await db.transaction().execute((trx) => computeAndStoreGrade(trx, p.npi, p.name, at, now));
   return stale.length;
+}
+
+/**
+ * Appends the grade of a practice whose latest grade counted an internal result that has expired by `now`, unless
+ * another lookup did so first (then its record is answered).
+ */
+async function regradeExpired(deps: ServiceDeps, npi: string, name: string, now: Date): Promise<GradeRecord> {
+  return deps.store.db.transaction().execute(async (trx) => {
+    const latest = await trx
+      .selectFrom("grades")
+      .select(["record", "valid_until"])
+      .where("npi", "=", npi)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (latest && !(latest.valid_until && latest.valid_until <= iso(now))) return JSON.parse(latest.record);
+    return computeAndStoreGrade(trx, npi, name, iso(now), now);
+  });
 }
 
 /** The latest stored grade record of a practice inside a transaction, or null before any. */

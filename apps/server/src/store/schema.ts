@@ -76,6 +76,21 @@ export interface FindingsTable {
   last_seen: string;
   /** Set when a later assessment of the same subject no longer reports the finding. */
   resolved_at: string | null;
+  /** The scanner phase that reported an internal finding (null for other sources). */
+  phase: string | null;
+}
+
+/** The latest completed result of one scanner phase on one host of a practice (docs/scanner.md). */
+export interface InternalResultsTable {
+  npi: string;
+  /** The scanning machine's host name, lower-cased (the internal assessment's subject). */
+  subject: string;
+  phase: string;
+  /** When the scan that produced it completed (never after it arrived). */
+  assessed_at: string;
+  scan_id: string;
+  /** The scan's scope as uploaded (JSON {mode, targets}). */
+  scope: string;
 }
 
 export interface GradesTable {
@@ -88,6 +103,8 @@ export interface GradesTable {
   scoring_version: string;
   /** The full grade record as served. */
   record: string;
+  /** When the first internal result the grade counted as current expires; the grade is recomputed then. */
+  valid_until: string | null;
 }
 
 export interface AuditEventsTable {
@@ -419,6 +436,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   assessments: AssessmentsTable;
   findings: FindingsTable;
+  internal_results: InternalResultsTable;
   grades: GradesTable;
   audit_events: AuditEventsTable;
   audit_context: AuditContextTable;

@@ -24,5 +24,9 @@ async function checkAccessControl(ctx: PhaseContext): Promise<PhaseOutcome> {
         ? await darwinAccessControl(host, signal)
         : await linuxAccessControl(host);
   if (typeof state === "string") return skipped(state);
-  return ok(state.facts, state.findings);
+  // The readers name each part they could not read as `<part>_unavailable` in the facts.
+  const unavailable = Object.entries(state.facts).flatMap(([key, value]) =>
+    key.endsWith("_unavailable") && typeof value === "string" ? [[key.slice(0, -"_unavailable".length), value]] : [],
+  );
+  return ok(state.facts, state.findings, Object.fromEntries(unavailable));
 }

@@ -39,5 +39,5 @@ async function checkBackups(ctx: PhaseContext): Promise<PhaseOutcome> {
   const agents = backupAgents([...software.map((s) => s.name), ...processes.map((p) => p.name)]);
   const record = await nativeRecord(ctx.host, ctx.signal, agents);
   const { facts, findings } = evaluateBackups(agents, record, ctx.host.now());
-  return ok(facts, findings);
+  return ok(facts, findings, { last_backup: typeof record === "string" ? `could not be read: ${record}` : null });
 }

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PhaseResultSchema } from "@hcs/protocol";
+import { findingId, PhaseResultSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeHost } from "../../host/fake-host.js";
 import { createHostFs } from "../../host/fs.js";
@@ -57,8 +57,8 @@ describe("ephi_flow on a directory of fake ePHI", () => {
     expect(facts.files_flagged).toBe(5);
     expect(facts.matches_by_type).toEqual({ ssn: 6, mrn: 3, dob_with_name: 2, hl7_v2: 1, dicom: 1 });
     const findingIds = result!.findings.map((f) => f.id);
-    expect(findingIds).toContain(`ephi_flow.ephi_at_rest:${root}`);
-    expect(findingIds).toContain(`ephi_flow.ephi_world_readable:${root}`);
+    expect(findingIds).toContain(findingId("ephi_flow.ephi_at_rest", root));
+    expect(findingIds).toContain(findingId("ephi_flow.ephi_world_readable", root));
 
     const json = JSON.stringify(result);
     for (const value of [...SSNS, ...MRNS, ...DOBS, ...NAMES]) {

@@ -3,7 +3,7 @@ import type { Host } from "../../host/host.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { openPortsOf } from "../ports/open-ports.js";
 import { phaseFinding } from "../shared/finding.js";
-import { ok } from "../shared/outcome.js";
+import { ok, skipped } from "../shared/outcome.js";
 import { darwinFirewall } from "./darwin.js";
 import { type FirewallReading, hostFirewallFinding } from "./firewall.js";
 import { linuxFirewall } from "./linux.js";
@@ -32,7 +32,14 @@ async function checkSegmentation(ctx: PhaseContext): Promise<PhaseOutcome> {
   const firewallFinding = hostFirewallFinding(firewall, ctx.host.platform);
   if (firewallFinding) findings.push(firewallFinding);
   const open = openPortsOf(ctx.earlier.get("ports")) ?? [];
-  // Loopback answers only prove what this machine runs; reachability across the segment needs real targets.
+  // Loopback answers only prove what this machine runs; reachability across the segment needs real targets. With
+  // neither the firewall's state nor targets, nothing was assessed: that must not read as a clean segment.
+  if (ctx.scope.mode === "host" && firewall.state === "unknown") {
+    return skipped(
+      `the host firewall's state could not be read (${firewall.reason ?? "unknown"}) and no --targets were given to test reachability`,
+      { firewall: firewall.state, firewall_tool: firewall.tool },
+    );
+  }
   const reachable = ctx.scope.mode === "host" ? [] : open.filter((o) => SENSITIVE_PORTS.has(o.port));
   for (const o of reachable) {
     findings.push(
@@ -60,5 +67,11 @@ async function checkSegmentation(ctx: PhaseContext): Promise<PhaseOutcome> {
       hosts_with_sensitive_services: [...new Set(reachable.map((o) => o.host))].length,
     },
     findings,
+    {
+      host_firewall:
+        firewall.state === "unknown" ? `its state could not be read (${firewall.reason ?? "no reason given"})` : null,
+      sensitive_service_reachability:
+        ctx.scope.mode === "host" ? "needs --targets (loopback shows only what this machine runs)" : null,
+    },
   );
 }

@@ -7,7 +7,7 @@ import type {
   PhaseId,
   Severity,
 } from "@hcs/protocol";
-import { phaseDescriptor } from "@hcs/protocol";
+import { findingId, phaseDescriptor } from "@hcs/protocol";
 
 export interface FindingSpec {
   /** Short snake_case name of the check inside the phase, e.g. `unencrypted_volume`. */
@@ -28,14 +28,12 @@ export interface FindingSpec {
   readonly controls?: readonly HipaaControlId[];
 }
 
-/** Characters the protocol allows in a finding id; anything else in a subject becomes `_`. */
-const ID_UNSAFE = /[^a-z0-9_.:\-/[\]@]/gi;
-
 /** Builds an internal finding of a phase, citing the phase's controls and category unless told otherwise. */
 export function phaseFinding(phase: PhaseId, spec: FindingSpec): FindingInput {
   const d = phaseDescriptor(phase);
   const checkId = `${phase}.${spec.check}`;
-  const id = spec.subject ? `${checkId}:${spec.subject.replace(ID_UNSAFE, "_")}`.slice(0, 200) : checkId;
+  // The protocol's rule, the server's too: one subject, one id.
+  const id = findingId(checkId, spec.subject);
   return {
     id,
     check_id: checkId,

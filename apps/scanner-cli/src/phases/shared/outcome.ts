@@ -1,9 +1,18 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { PhaseOutcome } from "../phase.js";
 
-/** The phase looked and reports what it saw. */
-export function ok(facts: JsonObject, findings: FindingInput[] = []): PhaseOutcome {
-  return { status: "ok", facts, findings };
+/**
+ * The phase looked and reports what it saw. `notAssessed` names the checks it could not make (check → reason),
+ * recorded in its facts under `not_assessed` so that the report and the upload say so instead of reading them as
+ * passed.
+ */
+export function ok(
+  facts: JsonObject,
+  findings: FindingInput[] = [],
+  notAssessed: Record<string, string | null | undefined> = {},
+): PhaseOutcome {
+  const gaps = Object.fromEntries(Object.entries(notAssessed).filter((e): e is [string, string] => Boolean(e[1])));
+  return { status: "ok", facts: Object.keys(gaps).length > 0 ? { ...facts, not_assessed: gaps } : facts, findings };
 }
 
 /** This OS or machine lacks the concept or the tool the check needs; `reason` says which. */

@@ -5,17 +5,20 @@ import {
   describeExceededLimit,
   NpiSchema,
   SCAN_UPLOAD_LIMITS,
+  SCANNER_API_PATHS,
   ScanUploadAcceptanceSchema,
   type ScanUploadLimitExceeded,
   UPLOAD_HEADERS,
 } from "@hcs/protocol";
 import { z } from "zod";
+import type { AppDeps } from "../../app-deps.js";
 import { isServiceError, ServiceError } from "../../errors.js";
 import { isJsonRequest, readRawBody } from "../../http/body.js";
 import type { HcsContext } from "../../http/state.js";
 import { defineOperation } from "../../operations/operation.js";
 import { acceptScanUpload, registerAgent } from "../../services/agents.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
+import { scannerManifest } from "../public/downloads.js";
 
 const AGENT_ID = /^agt_[0-9A-Za-z]{16}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
@@ -55,11 +58,22 @@ export const deployTokenOperation = defineOperation({
       npi: input.npi,
       serverUrl: call.deps.config.publicUrl,
       caSha256: call.deps.tls.caSha256,
+      ...(call.deps.downloads?.scanner ? { install: installFromThisServer(call.deps) } : {}),
       ...(input.expires_in_hours ? { expiresInHours: input.expires_in_hours } : {}),
       ...(input.max_uses ? { maxUses: input.max_uses } : {}),
     });
   },
 });
+
+/** The install commands when this server serves the scanner package: npm fetches it here, trusting our CA. */
+function installFromThisServer(deps: AppDeps) {
+  const manifest = scannerManifest(deps);
+  return {
+    npm: manifest.npm,
+    ca_pem: deps.downloads!.caPem,
+    package: { url: manifest.url, sha256: manifest.sha256, integrity: manifest.integrity },
+  };
+}
 
 export const registerAgentOperation = defineOperation({
   id: "registerAgent",
@@ -80,7 +94,7 @@ export const registerAgentOperation = defineOperation({
   readOnly: false,
   openWorld: false,
   implemented: true,
-  rest: { method: "post", path: "/v1/a2a/network/register", status: 201 },
+  rest: { method: "post", path: SCANNER_API_PATHS.register, status: 201 },
   async run(input, call) {
     const registered = await registerAgent(call.deps, input, call.deps.config.publicUrl);
     call.setResource(`agent:${registered.agent_id}`);
@@ -137,7 +151,7 @@ export const uploadResultsOperation = defineOperation({
   implemented: true,
   rest: {
     method: "post",
-    path: "/v1/a2a/network/results",
+    path: SCANNER_API_PATHS.results,
     status: 201,
     answer: (acceptance: { duplicate: boolean }) => ({ status: acceptance.duplicate ? 200 : 201 }),
     async input(ctx) {

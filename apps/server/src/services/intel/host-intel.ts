@@ -1,4 +1,4 @@
-import type { FindingParsed } from "@hcs/protocol";
+import type { FindingParsed, PhaseId, ScanResultDocument } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import type { EolCycle } from "../../intel/eol-json.js";
 import {
@@ -17,6 +17,7 @@ import { noPause } from "../../util/time-slicer.js";
 import { iso } from "../deps.js";
 import { writeSubjectFindings } from "../finding-writes.js";
 import { regradeIn } from "../grades.js";
+import { scanUploadFacts } from "../scan-upload-record.js";
 
 const KEYS_PER_STATEMENT = 500;
 
@@ -130,6 +131,50 @@ export async function withServerHostFindings(
 }
 
 /**
+ * The scanner phase a server-derived finding belongs to (the per-phase internal results, docs/scanner.md): an
+ * end-of-life verdict to the eol phase, a KEV match to the phase whose facts listed the product (installed
+ * software: asset_inventory; the operating system: eol).
+ */
+export function serverFindingPhase(f: FindingParsed): PhaseId {
+  if (f.check_id.startsWith("eol.")) return "eol";
+  const via = (f.evidence as { via?: unknown } | null)?.via;
+  return via === "operating_system" ? "eol" : "asset_inventory";
+}
+
+/**
+ * A scanner upload as the server records it: in each phase that completed, the scanner's findings with the
+ * server's end-of-life verdicts in place of the scanner's and the KEV matches added, each in the phase it belongs to
+ * ({@link serverFindingPhase}); a server finding whose phase did not complete is not added (its phase was not
+ * examined). Phases are otherwise as sent.
+ */
+export async function withServerPhaseFindings(
+  trx: Transaction<Database>,
+  doc: ScanResultDocument,
+  host: string,
+  today: Date,
+): Promise<ScanResultDocument> {
+  const completed = doc.phases.filter((p) => p.status === "ok");
+  const scannerFindings = completed.flatMap((p) => p.findings as FindingParsed[]);
+  const all = await withServerHostFindings(trx, scannerFindings, scanUploadFacts(doc), host, today);
+  const kept = new Set(all);
+  const added = all.filter((f) => !scannerFindings.includes(f));
+  return {
+    ...doc,
+    phases: doc.phases.map((p) =>
+      p.status !== "ok"
+        ? p
+        : {
+            ...p,
+            findings: [
+              ...(p.findings as FindingParsed[]).filter((f) => kept.has(f)),
+              ...added.filter((f) => serverFindingPhase(f) === p.id),
+            ],
+          },
+    ),
+  };
+}
+
+/**
  * After a KEV or end-of-life import: every scanner host whose latest upload still has its facts gets its
  * server-derived findings recomputed (the scanner's other findings stay as they are), and each practice touched is
  * regraded. Runs in the import's transaction, so the data and the verdicts built on it change together. Returns
@@ -184,11 +229,13 @@ export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date):
           controls: JSON.parse(f.controls),
           ...(f.host ? { host: f.host } : {}),
           ...(f.grade_cap ? { grade_cap: f.grade_cap as FindingParsed["grade_cap"] } : {}),
+          ...(f.phase ? { phase: f.phase } : {}),
         }),
       );
+    const derivedPhased = derived.findings.map((f) => ({ ...f, phase: serverFindingPhase(f) }));
     await writeSubjectFindings(
       trx,
-      { npi: u.npi, source: "internal", subject: host, findings: [...kept, ...derived.findings], at },
+      { npi: u.npi, source: "internal", subject: host, findings: [...kept, ...derivedPhased], at },
       noPause,
     );
     practices.add(u.npi);

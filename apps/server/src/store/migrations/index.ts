@@ -15,6 +15,7 @@ import { auditAnchorsMigration } from "./013-audit-anchors.js";
 import { auditAppendCostMigration } from "./014-audit-append-cost.js";
 import { threatIntelMigration } from "./015-threat-intel.js";
 import { administrativeMigration } from "./016-administrative.js";
+import { internalResultsMigration } from "./017-internal-results.js";
 import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
 import type { Engine } from "./engine.js";
 
@@ -37,6 +38,7 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "014-audit-append-cost": auditAppendCostMigration(engine),
     "015-threat-intel": threatIntelMigration(engine),
     "016-administrative": administrativeMigration(engine),
+    "017-internal-results": internalResultsMigration(engine),
     "018-audit-leaf-tiles": auditLeafTilesMigration(engine),
   };
 }

@@ -140,6 +140,129 @@ function migrationSuite(engine: Engine, open: OpenTestStore) {
       expect(JSON.parse(row.facts!)).toEqual({ disk_encryption: { volumes: 2 }, mfa: {} });
     });
 
+    it("017-internal-results carries over each host's latest completed result per phase and each finding's phase", async () => {
+      const store = await fresh();
+      await store.migrate("014-audit-append-cost");
+      const db = store.db as unknown as RawDb;
+      await seedPractice(db);
+      await db
+        .insertInto("deploy_tokens")
+        .values({
+          id: "dt_1",
+          token_hash: "h",
+          npi: "1234567893",
+          account_id: "acc_1",
+          created_at: AT,
+          expires_at: AT,
+          max_uses: 1,
+          uses: 1,
+        })
+        .execute();
+      await db
+        .insertInto("agents")
+        .values({
+          id: "agt_1",
+          npi: "1234567893",
+          account_id: "acc_1",
+          deploy_token_id: "dt_1",
+          public_key: "k",
+          hostname: "frontdesk-01",
+          platform: "linux",
+          scanner_version: "0.1.0",
+          ephemeral: 0,
+          registered_at: AT,
+        })
+        .execute();
+      const summary = (completed: string, phases: [string, string][], scope: object) =>
+        JSON.stringify({
+          scanner_version: "0.1.0",
+          host: { ...rawDocument.host, hostname: "FrontDesk-01" },
+          scope,
+          started_at: completed,
+          completed_at: completed,
+          phases: phases.map(([id, status]) => ({ id, status, duration_ms: 1, findings: 0 })),
+        });
+      const upload = (n: number, completed: string, received: string, phases: [string, string][], scope: object) =>
+        db
+          .insertInto("scan_uploads")
+          .values({
+            scan_id: `00000000-0000-4000-8000-00000000000${n}`,
+            agent_id: "agt_1",
+            npi: "1234567893",
+            body_sha256: "a".repeat(64),
+            received_at: received,
+            completed_at: completed,
+            summary: summary(completed, phases, scope),
+            facts: null,
+            acceptance: "{}",
+          })
+          .execute();
+      // A full scan, then a narrow one (ports only, another scope), whose disk phase failed.
+      await upload(
+        1,
+        "2026-11-20T00:00:00.000Z",
+        "2026-11-20T00:00:01.000Z",
+        [
+          ["disk_encryption", "ok"],
+          ["ports", "ok"],
+          ["mfa", "unsupported"],
+        ],
+        { mode: "host", targets: [] },
+      );
+      await upload(
+        2,
+        "2026-11-22T00:00:00.000Z",
+        "2026-11-21T00:00:00.000Z",
+        [
+          ["ports", "ok"],
+          ["disk_encryption", "failed"],
+        ],
+        { mode: "targets", targets: ["10.0.0.0/24"] },
+      );
+      const finding = (id: string, check: string, source = "internal") => ({
+        npi: "1234567893",
+        source,
+        subject: "frontdesk-01",
+        finding_id: id,
+        check_id: check,
+        category: "encryption",
+        severity: "critical",
+        title: "t",
+        detail: "d",
+        evidence: "{}",
+        remediation: "r",
+        controls: "[]",
+        first_seen: AT,
+        last_seen: AT,
+      });
+      await db.insertInto("findings").values(finding("f1", "disk_encryption.unencrypted_volume")).execute();
+      await db.insertInto("findings").values(finding("f2", "custom.check")).execute();
+      await db
+        .insertInto("findings")
+        .values(finding("f3", "tls.legacy", "external"))
+        .execute();
+
+      expect(await store.migrate()).toContain("017-internal-results");
+      const results = await store.db.selectFrom("internal_results").selectAll().orderBy("phase").execute();
+      expect(
+        results.map((r) => [r.subject, r.phase, r.assessed_at, r.scan_id.slice(-1), JSON.parse(r.scope).mode]),
+      ).toEqual([
+        ["frontdesk-01", "disk_encryption", "2026-11-20T00:00:00.000Z", "1", "host"],
+        // Dated by its arrival, which came before its stated completion.
+        ["frontdesk-01", "ports", "2026-11-21T00:00:00.000Z", "2", "targets"],
+      ]);
+      const phases = await store.db
+        .selectFrom("findings")
+        .select(["finding_id", "phase"])
+        .orderBy("finding_id")
+        .execute();
+      expect(phases).toEqual([
+        { finding_id: "f1", phase: "disk_encryption" },
+        { finding_id: "f2", phase: null },
+        { finding_id: "f3", phase: null },
+      ]);
+    });
+
     it("008-audit-record-v1 re-hashes existing events as salted v1 records and moves address and duration aside", async () => {
       const store = await fresh();
       await store.migrate("007-job-a2a-context");
