@@ -153,7 +153,13 @@ class PlannerThread {
   private failed: Error | null = null;
 
   constructor(file: string) {
-    this.worker = startAuditWorker("sequencer-worker", { file });
+    // A small heap: a plan holds at most PLANNED_BATCH records (~350 KB); V8's default young generation alone would
+    // add tens of MiB to the serving process (docs/performance.md).
+    this.worker = startAuditWorker(
+      "sequencer-worker",
+      { file },
+      { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    );
     this.worker.unref();
     this.worker.on("message", (m: { id: number; run?: PlannedRun | null; error?: string }) => {
       const p = this.pending.get(m.id);

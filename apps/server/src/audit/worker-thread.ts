@@ -7,10 +7,19 @@ import { Worker } from "node:worker_threads";
  * Starts a worker thread on one of this directory's entries (`name` without extension). From the TypeScript sources
  * (tests, tsx) the worker loads the .ts entry through tsx; from the build, the compiled .js.
  */
-export function startAuditWorker(name: string, workerData: unknown): Worker {
+export function startAuditWorker(
+  name: string,
+  workerData: unknown,
+  resourceLimits?: ConstructorParameters<typeof Worker>[1] extends infer O
+    ? O extends { resourceLimits?: infer R }
+      ? R
+      : never
+    : never,
+): Worker {
+  const options = { workerData, ...(resourceLimits ? { resourceLimits } : {}) };
   return import.meta.url.endsWith(".ts")
-    ? new Worker(throughTsx(new URL(`./${name}.ts`, import.meta.url).href), { eval: true, workerData })
-    : new Worker(new URL(`./${name}.js`, import.meta.url), { workerData });
+    ? new Worker(throughTsx(new URL(`./${name}.ts`, import.meta.url).href), { eval: true, ...options })
+    : new Worker(new URL(`./${name}.js`, import.meta.url), options);
 }
 
 /**
