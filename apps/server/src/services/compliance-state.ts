@@ -2,6 +2,7 @@ import {
   COMPLIANCE_REQUIREMENTS,
   type ComplianceState,
   ComplianceStateSchema,
+  INTERNAL_RESULT_MAX_AGE_DAYS,
   type PhaseStatus,
   SEVERITIES,
   type Severity,
@@ -10,7 +11,6 @@ import { administrativeFindings, administrativeRecordStates } from "../administr
 import { readAdministrativeSnapshot } from "../administrative/snapshot.js";
 import type { ServiceDeps } from "./deps.js";
 import { getOwnedPractice } from "./practices.js";
-import type { ScanUploadSummary } from "./scan-upload-record.js";
 
 type State = "met" | "partial" | "not_met" | "unknown";
 
@@ -33,7 +33,10 @@ export interface PracticeEvidence {
     readonly categories: readonly string[];
     readonly assessed_at: string;
     /** Phase outcomes of the scan an internal assessment came from (null when not kept). */
-    readonly phases: readonly { readonly id: string; readonly status: PhaseStatus }[] | null;
+    /** Internal: the host's phases with a current result, each dated by the scan that brought it. */
+    readonly phases:
+      | readonly { readonly id: string; readonly status: PhaseStatus; readonly assessed_at?: string }[]
+      | null;
   }[];
   /**
    * The administrative records' states (administrative/evaluation.ts), read with the rest; absent, they read
@@ -114,11 +117,11 @@ export function assessRequirements(npi: string, asOf: string, evidence: Practice
           ref: e.phase,
           sources: referencesOf(ran),
           ...judge(
-            ran.map((a) => a.assessed_at),
+            ran.map((a) => a.phases?.find((p) => p.id === e.phase)?.assessed_at ?? a.assessed_at),
             findings,
             internal.length === 0
               ? `no internal scan has been uploaded, so the ${e.phase} phase never ran`
-              : `the ${e.phase} phase did not complete on any scanner host`,
+              : `the ${e.phase} phase has no result from the last ${INTERNAL_RESULT_MAX_AGE_DAYS} days on any scanner host`,
             `the ${e.phase} phase completed on ${hosts}`,
           ),
         };
@@ -207,13 +210,22 @@ export async function readPracticeEvidence(deps: ServiceDeps, npi: string): Prom
       .where("resolved_at", "is", null)
       .execute(),
   ]);
-  // An internal assessment names the upload it came from (`scan:<id>`); its summary has the phase outcomes.
-  const scanIds = assessments.flatMap((a) => (a.reference?.startsWith("scan:") ? [a.reference.slice(5)] : []));
-  const uploads =
-    scanIds.length === 0
-      ? []
-      : await db.selectFrom("scan_uploads").select(["scan_id", "summary"]).where("scan_id", "in", scanIds).execute();
-  const summaries = new Map(uploads.map((u) => [u.scan_id, JSON.parse(u.summary) as ScanUploadSummary]));
+  // The internal half rests on the latest result of each phase on each host (docs/scanner.md#the-grade): a phase
+  // counts as run on a host while its result is current, whichever scan brought it — a narrow scan after a full one
+  // changes only the phases it ran. A result older than the window reads as not run, as the grade reads it unknown.
+  const results = await db
+    .selectFrom("internal_results")
+    .select(["subject", "phase", "assessed_at"])
+    .where("npi", "=", npi)
+    .execute();
+  const currentFrom = new Date(deps.now().getTime() - INTERNAL_RESULT_MAX_AGE_DAYS * 86_400_000).toISOString();
+  const phasesOf = new Map<string, { id: string; status: PhaseStatus; assessed_at: string }[]>();
+  for (const r of results) {
+    if (r.assessed_at < currentFrom) continue;
+    const list = phasesOf.get(r.subject) ?? [];
+    list.push({ id: r.phase, status: "ok", assessed_at: r.assessed_at });
+    phasesOf.set(r.subject, list);
+  }
   const snapshot = await readAdministrativeSnapshot(deps, npi);
   return {
     administrative: administrativeRecordStates(snapshot, administrativeFindings(snapshot)),
@@ -223,7 +235,7 @@ export async function readPracticeEvidence(deps: ServiceDeps, npi: string): Prom
       subject: a.subject,
       categories: JSON.parse(a.categories) as string[],
       assessed_at: a.assessed_at,
-      phases: a.reference?.startsWith("scan:") ? (summaries.get(a.reference.slice(5))?.phases ?? null) : null,
+      phases: a.source === "internal" ? (phasesOf.get(a.subject) ?? []) : null,
     })),
     openFindings: findings.map((f) => ({ ...f, id: f.finding_id, severity: f.severity as Severity })),
   };

@@ -241,6 +241,12 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
       expect(basis.disk_encryption!.scope).toBeUndefined();
       expect(narrow.internal_basis!.max_age_days).toBe(30);
       expect(await grade(npi)).toEqual(narrow);
+      // The compliance state rests on the same per-phase results: encryption at rest is still judged from the full
+      // scan's disk-encryption result (and its open finding), not "never ran" because the latest scan skipped it.
+      const compliance = await t.request(`/v1/a2a/compliance/${npi}`, { headers: { "X-API-Key": apiKey } });
+      expect(compliance.status, compliance.text).toBe(200);
+      const encryption = compliance.json.requirements.find((r: { id: string }) => r.id === "encryption_at_rest");
+      expect(encryption.state).toBe("not_met");
 
       // The ports phase scanning 10.20.0.0/24 again resolves what it no longer finds there (telnet on .6 fixed):
       // network_security 80.
