@@ -14,7 +14,6 @@ import { newId } from "../util/ids.js";
 import { timeSlicer } from "../util/time-slicer.js";
 import { consumeDeployToken, deployTokenHash } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
-import { currentGradeIn } from "./grades.js";
 import { withServerPhaseFindings } from "./intel/host-intel.js";
 import { recordInternalScanIn } from "./internal-scan-record.js";
 import { parseScanUpload } from "./scan-upload-parse.js";

@@ -16,7 +16,7 @@ import type { Database } from "../../store/schema.js";
 import { noPause } from "../../util/time-slicer.js";
 import { iso } from "../deps.js";
 import { writeSubjectFindings } from "../finding-writes.js";
-import { regradeIn } from "../grades.js";
+import { findingView, regradeIn } from "../grades.js";
 import { scanUploadFacts } from "../scan-upload-record.js";
 
 const KEYS_PER_STATEMENT = 500;
@@ -215,23 +215,11 @@ export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date):
     const derived = await serverHostFindings(trx, JSON.parse(u.facts!) as Record<string, unknown>, host, now);
     const kept = open
       .filter((f) => keptBeside({ check_id: f.check_id, evidence: JSON.parse(f.evidence) }, derived.judgedProducts))
-      .map(
-        (f): FindingParsed => ({
-          id: f.finding_id,
-          check_id: f.check_id,
-          source: "internal",
-          category: f.category as FindingParsed["category"],
-          severity: f.severity as FindingParsed["severity"],
-          title: f.title,
-          detail: f.detail,
-          evidence: JSON.parse(f.evidence),
-          remediation: f.remediation,
-          controls: JSON.parse(f.controls),
-          ...(f.host ? { host: f.host } : {}),
-          ...(f.grade_cap ? { grade_cap: f.grade_cap as FindingParsed["grade_cap"] } : {}),
-          ...(f.phase ? { phase: f.phase } : {}),
-        }),
-      );
+      .map((f) => {
+        // The stored finding as the API shows it, without its sighting dates, in the phase it was stored under.
+        const { first_seen: _first, last_seen: _last, ...view } = findingView(f);
+        return { ...(view as FindingParsed), ...(f.phase ? { phase: f.phase } : {}) };
+      });
     const derivedPhased = derived.findings.map((f) => ({ ...f, phase: serverFindingPhase(f) }));
     await writeSubjectFindings(
       trx,
