@@ -4,6 +4,7 @@ import { ServiceError } from "../errors.js";
 import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
+import type { RateMirror } from "../store/rate-mirror.js";
 import type { Database } from "../store/schema.js";
 import type { BulkWrite } from "../store/write-batcher.js";
 import { anonymousBucketOf } from "./client-address.js";
@@ -126,19 +127,37 @@ export async function countRequest(deps: ServiceDeps, policy: RatePolicy): Promi
   const nowMs = deps.now().getTime();
   const counts = await deps.store.writes.runInBulk(windowCounting, {
     hot: deps.store.hot,
+    rates: deps.store.rates,
+    nowMs,
     counters: windowCounters(policy, nowMs),
   });
   return windowStates(policy, nowMs, counts);
 }
 
+/** Counts a call's settlement or its own counting got, once committed, for the quick read (see wouldExceed). */
+export function mirrorCounts(
+  rates: RateMirror,
+  counters: readonly WindowCounter[],
+  counts: readonly number[],
+  nowMs: number,
+): void {
+  for (const [i, c] of counters.entries()) rates.observe(c.bucket, c.start, counts[i]!, nowMs);
+}
+
 /** Requests counted on their own (before they run), grouped per group commit like settlements. */
-const windowCounting: BulkWrite<{ hot: HotSql; counters: WindowCounter[] }, number[]> = {
+const windowCounting: BulkWrite<
+  { hot: HotSql; rates: RateMirror; nowMs: number; counters: WindowCounter[] },
+  number[]
+> = {
   async run(trx, items) {
     return (await countCalls(
       items[0]!.hot,
       trx,
       items.map((i) => i.counters),
     )) as number[][];
+  },
+  committed(item, counts) {
+    mirrorCounts(item.rates, item.counters, counts, item.nowMs);
   },
 };
 
@@ -151,16 +170,27 @@ export function countGroupBRequest(deps: ServiceDeps, caller: Caller | null, cli
   return countRequest(deps, groupBPolicy(caller, anonymousBucketOf(clientIp)));
 }
 
-/** True when a window would be exceeded by one more request, from the committed counts (a read, no write). */
+/**
+ * True when a window would be exceeded by one more request, from the committed counts (a read, no write): the
+ * counts this process last saw committed (store/rate-mirror.ts), else the store's, remembered for the next call.
+ */
 export async function wouldExceed(deps: ServiceDeps, policy: RatePolicy): Promise<boolean> {
   const nowMs = deps.now().getTime();
+  const rates = deps.store.rates;
   for (const w of policy.windows) {
-    const [row] = await deps.store.hot.all<{ count: number }>(
-      deps.store.db,
-      "select count from rate_limits where bucket = ? and window_start = ?",
-      [bucketOf(policy, w), windowStart(nowMs, w)],
-    );
-    if (row && Number(row.count) >= w.limit) return true;
+    const bucket = bucketOf(policy, w);
+    const start = windowStart(nowMs, w);
+    let count = rates.get(bucket, start);
+    if (count === undefined) {
+      const [row] = await deps.store.hot.all<{ count: number }>(
+        deps.store.db,
+        "select count from rate_limits where bucket = ? and window_start = ?",
+        [bucket, start],
+      );
+      count = row ? Number(row.count) : 0;
+      rates.observe(bucket, start, count, nowMs);
+    }
+    if (count >= w.limit) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@ import { httpStatusFor } from "@hcs/protocol";
 import type { ServiceError } from "../errors.js";
 import {
   countCalls,
+  mirrorCounts,
   type RatePolicy,
   rateLimitedError,
   type WindowState,
@@ -13,6 +14,7 @@ import { insufficientCredits } from "../services/credit-errors.js";
 import { chargeAll } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
+import type { RateMirror } from "../store/rate-mirror.js";
 import type { BulkWrite } from "../store/write-batcher.js";
 
 /** What one call's settlement transaction must do (each part optional). */
@@ -58,7 +60,7 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
  * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
 export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled> {
-  return deps.store.writes.runInBulk(settlements, { hot: deps.store.hot, plan });
+  return deps.store.writes.runInBulk(settlements, { hot: deps.store.hot, rates: deps.store.rates, plan });
 }
 
 /**
@@ -66,7 +68,10 @@ export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled
  * rate-limit counter, one conditional update per charged account, and one insert for the ledger rows and one for
  * the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
  */
-const settlements: BulkWrite<{ readonly hot: HotSql; readonly plan: SettlementPlan }, Settled> = {
+const settlements: BulkWrite<
+  { readonly hot: HotSql; readonly rates: RateMirror; readonly plan: SettlementPlan },
+  Settled
+> = {
   async run(trx, items) {
     const hot = items[0]!.hot;
     const plans = items.map((i) => i.plan);
@@ -112,5 +117,15 @@ const settlements: BulkWrite<{ readonly hot: HotSql; readonly plan: SettlementPl
       }),
     );
     return settled;
+  },
+  committed({ rates, plan }, settled) {
+    if (plan.rate && settled.windows) {
+      mirrorCounts(
+        rates,
+        windowCounters(plan.rate, plan.nowMs),
+        settled.windows.map((w) => w.count),
+        plan.nowMs,
+      );
+    }
   },
 };

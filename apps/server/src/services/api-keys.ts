@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Plan, Tier } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
+import type { CachedKey } from "../store/key-cache.js";
 import { randomBase62 } from "../util/ids.js";
 import type { AuditInTransaction } from "./audit.js";
 import { revokeDeployTokensOfKeyIn } from "./deploy-tokens.js";
@@ -63,7 +64,19 @@ export async function authenticateApiKey(deps: ServiceDeps, presented: string): 
   const m = KEY_PATTERN.exec(presented);
   if (!m) throw new ServiceError("invalid_credentials", "the API key is not valid");
   const keyId = `key_${m[1]}`;
-  // Hot path (every authenticated request).
+  const key = deps.store.keys.get(keyId) ?? (await readKey(deps, keyId));
+  const matches = timingSafeEqual(key?.secretHash ?? DUMMY_HASH, sha256(m[2]!)) && key !== undefined;
+  if (!matches || !key) throw new ServiceError("invalid_credentials", "the API key is not valid");
+  if (key.revokedAt !== null) throw new ServiceError("key_revoked", "this API key has been revoked");
+  if (key.expiresAt !== null && key.expiresAt <= iso(deps.now())) {
+    throw new ServiceError("invalid_credentials", "this API key has expired");
+  }
+  return { keyId, accountId: key.accountId, plan: key.plan, tier: key.tier };
+}
+
+/** A key's row from the store (a cache miss), remembered unless a change came between. */
+async function readKey(deps: ServiceDeps, keyId: string): Promise<CachedKey | undefined> {
+  const generation = deps.store.keys.generation();
   const [row] = await deps.store.hot.all<{
     secret_hash: string;
     revoked_at: string | null;
@@ -76,14 +89,17 @@ export async function authenticateApiKey(deps: ServiceDeps, presented: string): 
     "select k.secret_hash, k.revoked_at, k.expires_at, k.account_id, a.plan, a.tier from api_keys k join accounts a on a.id = k.account_id where k.id = ?",
     [keyId],
   );
-  const expected = row ? Buffer.from(row.secret_hash, "hex") : DUMMY_HASH;
-  const matches = timingSafeEqual(expected, sha256(m[2]!)) && row !== undefined;
-  if (!matches || !row) throw new ServiceError("invalid_credentials", "the API key is not valid");
-  if (row.revoked_at !== null) throw new ServiceError("key_revoked", "this API key has been revoked");
-  if (row.expires_at !== null && row.expires_at <= iso(deps.now())) {
-    throw new ServiceError("invalid_credentials", "this API key has expired");
-  }
-  return { keyId, accountId: row.account_id, plan: row.plan as Plan, tier: row.tier as Tier };
+  if (!row) return undefined;
+  const key: CachedKey = {
+    secretHash: Buffer.from(row.secret_hash, "hex"),
+    revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    accountId: row.account_id,
+    plan: row.plan as Plan,
+    tier: row.tier as Tier,
+  };
+  deps.store.keys.remember(keyId, key, generation);
+  return key;
 }
 
 /** What revoking a key did. */
@@ -107,7 +123,7 @@ export async function revokeApiKey(
   auditIn?: AuditInTransaction<KeyRevocation>,
 ): Promise<KeyRevocation> {
   const now = iso(deps.now());
-  return deps.store.db.transaction().execute(async (trx) => {
+  const revocation = await deps.store.db.transaction().execute(async (trx) => {
     // One statement, so two revocations racing agree on the first one's time.
     const row = await trx
       .updateTable("api_keys")
@@ -121,6 +137,8 @@ export async function revokeApiKey(
     await auditIn?.(trx, revocation);
     return revocation;
   });
+  deps.store.keys.forgetAll();
+  return revocation;
 }
 
 export async function listApiKeys(deps: ServiceDeps, accountId: string) {

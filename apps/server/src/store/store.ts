@@ -6,9 +6,11 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type pgModule from "pg";
 import { ensureOwnerOnlyFile } from "../util/private-files.js";
 import { type HotSql, postgresHotSql, sqliteHotSql } from "./hot-sql.js";
+import { type KeyCache, postgresKeyCache, sqliteKeyCache } from "./key-cache.js";
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
 import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
+import { RateMirror } from "./rate-mirror.js";
 import type { Database } from "./schema.js";
 import { WriteBatcher } from "./write-batcher.js";
 
@@ -21,6 +23,10 @@ export interface Store {
   readonly writes: WriteBatcher;
   /** Portable raw statements for the per-request hot path (see hot-sql.ts). */
   readonly hot: HotSql;
+  /** Recently authenticated keys, with every change pushed through (see key-cache.ts). */
+  readonly keys: KeyCache;
+  /** The rate-limit counts this process last saw committed (see rate-mirror.ts). */
+  readonly rates: RateMirror;
   /** Where the data lives, for logs (never includes a password). */
   readonly description: string;
   /** The database file of the embedded store (a verifier's worker threads open their own read-only connections). */
@@ -95,7 +101,13 @@ export function openStore(options: StoreOptions): Store {
     const connection = withStatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
     return {
-      ...makeStore("sqlite", db, sqliteHotSql(connection.prepare), `sqlite:${options.file}`),
+      ...makeStore(
+        "sqlite",
+        db,
+        sqliteHotSql(connection.prepare),
+        sqliteKeyCache(connection.prepare),
+        `sqlite:${options.file}`,
+      ),
       file: options.file,
     };
   }
@@ -122,10 +134,17 @@ export function openStore(options: StoreOptions): Store {
         }),
       }),
     });
+  const keys = postgresKeyCache(pg, {
+    url: options.url,
+    connectMs: (options.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS).connectMs,
+    ...(options.schema ? { schema: options.schema } : {}),
+    ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
+  });
   return makeStore(
     "postgres",
     db,
     postgresHotSql(),
+    keys,
     `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`,
     migrationDb,
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -136,6 +155,7 @@ function makeStore(
   engine: Engine,
   db: Kysely<Database>,
   hot: HotSql,
+  keys: KeyCache,
   description: string,
   migrationDb: () => Kysely<Database> = () => db,
   poolStats: Store["poolStats"] = () => null,
@@ -147,6 +167,8 @@ function makeStore(
     db,
     writes,
     hot,
+    keys,
+    rates: new RateMirror(),
     description,
     poolStats,
     ping(timeoutMs) {
@@ -189,6 +211,7 @@ function makeStore(
     },
     async close() {
       await writes.drain();
+      await keys.close();
       await db.destroy();
     },
   };

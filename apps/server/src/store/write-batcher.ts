@@ -13,6 +13,8 @@ export type WriteOp<T> = (trx: Transaction<Database>) => Promise<T>;
 export interface BulkWrite<I, R> {
   /** Writes the items (in submission order) inside the group transaction; returns one result per item, in order. */
   run(trx: Transaction<Database>, items: readonly I[]): Promise<R[]>;
+  /** Told of each item's result once its transaction committed, before its caller is (in-memory mirrors). */
+  committed?(item: I, result: R): void;
 }
 
 type Pending = {
@@ -88,7 +90,7 @@ export class WriteBatcher {
     if (batch.length === 0) return;
     try {
       const results = await this.db.transaction().execute((trx) => runBatch(trx, batch));
-      for (const [i, p] of batch.entries()) p.resolve(results[i]);
+      for (const [i, p] of batch.entries()) resolveCommitted(p, results[i]);
     } catch (err) {
       // A store that is down or timing out fails every op alike: retrying them one by one would make each wait
       // out the same timeout again, one after another, while the callers' requests hang.
@@ -103,11 +105,16 @@ export class WriteBatcher {
 
   private async runAlone(p: Pending): Promise<void> {
     try {
-      p.resolve(await this.db.transaction().execute(async (trx) => (await runBatch(trx, [p]))[0]));
+      resolveCommitted(p, await this.db.transaction().execute(async (trx) => (await runBatch(trx, [p]))[0]));
     } catch (err) {
       p.reject(err);
     }
   }
+}
+
+function resolveCommitted(p: Pending, result: unknown): void {
+  p.kind?.committed?.(p.item, result);
+  p.resolve(result);
 }
 
 /** Runs a batch's ops in order inside `trx`; the items of one bulk kind run together where the first of them is. */

@@ -17,6 +17,7 @@ import { threatIntelMigration } from "./015-threat-intel.js";
 import { administrativeMigration } from "./016-administrative.js";
 import { internalResultsMigration } from "./017-internal-results.js";
 import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
+import { authChangesMigration } from "./021-auth-changes.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -40,5 +41,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "016-administrative": administrativeMigration(engine),
     "017-internal-results": internalResultsMigration(engine),
     "018-audit-leaf-tiles": auditLeafTilesMigration(engine),
+    "021-auth-changes": authChangesMigration(engine),
   };
 }

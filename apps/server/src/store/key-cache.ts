@@ -1,0 +1,198 @@
+import type { Plan, Tier } from "@hcs/protocol";
+import type SQLite from "better-sqlite3";
+import type pgModule from "pg";
+
+/** What authenticating a key needs from its row and its account's, as the store last gave it. */
+export interface CachedKey {
+  /** SHA-256 of the key's secret (compared in constant time with the presented secret's). */
+  readonly secretHash: Buffer;
+  readonly revokedAt: string | null;
+  readonly expiresAt: string | null;
+  readonly accountId: string;
+  readonly plan: Plan;
+  readonly tier: Tier;
+}
+
+/**
+ * The key rows of recently authenticated keys, kept in memory so that a request does not join api_keys and
+ * accounts to authenticate (docs/performance.md, hot path). A change is pushed through, never waited out:
+ * - any statement that changes what authentication reads — a key revoked, expired, re-secreted, moved or deleted;
+ *   an account's plan or tier changed, or the account deleted — fires a trigger (migration 021), whatever process
+ *   and whatever code path ran it (the API, the operator CLI, a psql session);
+ * - SQLite: the trigger bumps a counter that every lookup reads first (one single-row read instead of a join);
+ *   a changed counter empties the cache before the lookup, so a revocation holds from the next request on;
+ * - PostgreSQL: the trigger sends a notification (`LISTEN hcs_auth_changed`) that empties the cache in every
+ *   server process when it arrives, a few milliseconds after the commit; while the listening connection is not
+ *   established (starting, lost, reconnecting) nothing is served from the cache.
+ * Unknown key ids are never cached: a guess is looked up (and rate-limited) every time.
+ */
+export interface KeyCache {
+  /** The cached row of a key id, or undefined (look it up, then `remember` it with the generation taken before). */
+  get(keyId: string): CachedKey | undefined;
+  /** Changes seen so far: taken before a store read, so a row read across a change is not remembered. */
+  generation(): number;
+  remember(keyId: string, row: CachedKey, generationBeforeRead: number): void;
+  /**
+   * This process changed what authentication reads (it revoked a key): forget now, without waiting for the
+   * notification (PostgreSQL) — the change holds for this process's very next request.
+   */
+  forgetAll(): void;
+  close(): Promise<void>;
+}
+
+/** Most keys kept: beyond it the oldest remembered is dropped (a deployment's active keys fit many times over). */
+const MAX_KEYS = 20_000;
+
+/** The map both engines keep; what differs is how a change reaches it. */
+class KeyMap {
+  private readonly rows = new Map<string, CachedKey>();
+  private changes = 0;
+
+  get(keyId: string): CachedKey | undefined {
+    return this.rows.get(keyId);
+  }
+
+  generation(): number {
+    return this.changes;
+  }
+
+  remember(keyId: string, row: CachedKey, generationBeforeRead: number): void {
+    if (generationBeforeRead !== this.changes) return;
+    if (this.rows.size >= MAX_KEYS) this.rows.delete(this.rows.keys().next().value as string);
+    this.rows.set(keyId, row);
+  }
+
+  /** Something changed: forget everything (changes are rare; precise invalidation is not worth its bookkeeping). */
+  changed(): void {
+    this.changes++;
+    this.rows.clear();
+  }
+}
+
+const EPOCH_SQL = "select epoch from auth_epoch where id = 1";
+
+/**
+ * SQLite: one connection serves the process, and other processes (the operator CLI) write to the same file, so the
+ * counter is read before every lookup: a single-row read by primary key, synchronous, about a microsecond.
+ */
+export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement): KeyCache {
+  const keys = new KeyMap();
+  let seen: number | bigint | null = null;
+  const check = () => {
+    const row = prepare(EPOCH_SQL).get() as { epoch: number | bigint } | undefined;
+    // Before migration 021 there is no counter: nothing is served from the cache.
+    const epoch = row?.epoch ?? null;
+    if (epoch === null || epoch !== seen) {
+      keys.changed();
+      seen = epoch;
+    }
+    return epoch !== null;
+  };
+  return {
+    get(keyId) {
+      if (!check()) return undefined;
+      return keys.get(keyId);
+    },
+    generation: () => keys.generation(),
+    remember: (keyId, row, generation) => {
+      if (seen !== null) keys.remember(keyId, row, generation);
+    },
+    forgetAll: () => keys.changed(),
+    close: async () => {},
+  };
+}
+
+/** The channel migration 021's trigger notifies on PostgreSQL; the payload is the schema whose rows changed. */
+export const AUTH_CHANGED_CHANNEL = "hcs_auth_changed";
+
+export interface PostgresKeyCacheOptions {
+  readonly url: string;
+  readonly schema?: string;
+  readonly connectMs: number;
+  /** Told when the listening connection is lost (it reconnects; the cache serves nothing meanwhile). */
+  readonly onConnectionError?: (err: Error) => void;
+}
+
+/**
+ * PostgreSQL: a connection of its own listens for the trigger's notifications. The cache serves rows only while
+ * that connection is up and listening; losing it empties the cache and reconnects with a capped backoff.
+ */
+export function postgresKeyCache(pg: typeof pgModule, options: PostgresKeyCacheOptions): KeyCache {
+  const keys = new KeyMap();
+  let listening = false;
+  let closed = false;
+  let client: pgModule.Client | null = null;
+  let retryMs = 100;
+  let timer: NodeJS.Timeout | null = null;
+  const schema = options.schema ?? "public";
+
+  const lost = (err: Error | null) => {
+    if (listening || client) keys.changed();
+    listening = false;
+    const c = client;
+    client = null;
+    c?.removeAllListeners("notification");
+    c?.end().catch(() => {});
+    if (err) options.onConnectionError?.(err);
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      connect();
+    }, retryMs);
+    timer.unref();
+    retryMs = Math.min(retryMs * 2, 5_000);
+  };
+
+  const connect = () => {
+    if (closed) return;
+    const c = new pg.Client({
+      connectionString: options.url,
+      connectionTimeoutMillis: options.connectMs,
+      keepAlive: true,
+      // Names the schema, so an operator (or a test) can tell one deployment's listener from another's.
+      fallback_application_name: `hcs-server auth listener (${schema})`,
+    });
+    client = c;
+    c.on("error", (err) => {
+      if (client === c) lost(err);
+    });
+    c.on("end", () => {
+      if (client === c) lost(null);
+    });
+    c.on("notification", (msg) => {
+      if (msg.channel === AUTH_CHANGED_CHANNEL && (msg.payload ?? schema) === schema) keys.changed();
+    });
+    c.connect()
+      .then(() => c.query(`LISTEN ${AUTH_CHANGED_CHANNEL}`))
+      .then(
+        () => {
+          if (client !== c || closed) return;
+          // Rows read before LISTEN took effect may predate a change whose notification was missed.
+          keys.changed();
+          listening = true;
+          retryMs = 100;
+        },
+        (err: Error) => {
+          if (client === c) lost(err);
+        },
+      );
+  };
+  connect();
+
+  return {
+    get: (keyId) => (listening ? keys.get(keyId) : undefined),
+    generation: () => keys.generation(),
+    remember: (keyId, row, generation) => {
+      if (listening) keys.remember(keyId, row, generation);
+    },
+    forgetAll: () => keys.changed(),
+    async close() {
+      closed = true;
+      listening = false;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
