@@ -19,8 +19,9 @@ export interface CachedKey {
  * - any statement that changes what authentication reads — a key revoked, expired, re-secreted, moved or deleted;
  *   an account's plan or tier changed, or the account deleted — fires a trigger (migration 021), whatever process
  *   and whatever code path ran it (the API, the operator CLI, a psql session);
- * - SQLite: the trigger bumps a counter that every lookup reads first (one single-row read instead of a join);
- *   a changed counter empties the cache before the lookup, so a revocation holds from the next request on;
+ * - SQLite: the trigger bumps a counter that the first lookup of each event-loop turn reads (one single-row read
+ *   instead of a join per lookup); a changed counter empties the cache before the lookup, so another process's
+ *   revocation holds from the next event-loop turn on;
  * - PostgreSQL: the trigger sends a notification (`LISTEN hcs_auth_changed`) that empties the cache in every
  *   server process when it arrives, a few milliseconds after the commit; while the listening connection is not
  *   established (starting, lost, reconnecting) nothing is served from the cache.
@@ -73,12 +74,21 @@ const EPOCH_SQL = "select epoch from auth_epoch where id = 1";
 
 /**
  * SQLite: one connection serves the process, and other processes (the operator CLI) write to the same file, so the
- * counter is read before every lookup: a single-row read by primary key, synchronous, about a microsecond.
+ * counter is read before the lookups of each event-loop turn: a single-row read by primary key, synchronous. The
+ * lookups of one turn are answered as of its start — as if their requests had come a moment earlier — and a change
+ * this process makes itself is applied at once (`forgetAll`).
  */
 export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement): KeyCache {
   const keys = new KeyMap();
   let seen: number | bigint | null = null;
+  let checkedThisTurn = false;
+  const nextTurn = () => {
+    checkedThisTurn = false;
+  };
   const check = () => {
+    if (checkedThisTurn) return seen !== null;
+    checkedThisTurn = true;
+    setImmediate(nextTurn);
     const row = prepare(EPOCH_SQL).get() as { epoch: number | bigint } | undefined;
     // Before migration 021 there is no counter: nothing is served from the cache.
     const epoch = row?.epoch ?? null;
