@@ -4,6 +4,7 @@ import { createSecretBox } from "../secrets/master-key.js";
 import { authenticateApiKey } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { accountWithKey } from "../test-support/fixtures.js";
+import { TEST_PG_URL } from "../test-support/postgres.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { openStore, type Store } from "./store.js";
 
@@ -170,6 +171,26 @@ forEachEngine((engine, open) => {
       (await sql<{ s: string }>`select current_schema() as s`.execute(o.store.db)).rows[0]!.s;
 
     if (engine === "postgres") {
+      it("a server whose DATABASE_URL sets the search path hears its own schema's changes", async () => {
+        const url = new URL(TEST_PG_URL);
+        url.searchParams.set("options", `-c search_path=${await currentSchema()}`);
+        const byUrl = openStore({ engine: "postgres", url: url.toString() });
+        try {
+          const d = { ...deps, store: byUrl };
+          const a = await accountWithKey(d, { plan: "professional" });
+          await within(5_000, async () => {
+            await authenticateApiKey(d, a.apiKey);
+            return byUrl.keys.get(a.keyId) !== undefined;
+          });
+          await sql`update api_keys set revoked_at = ${new Date().toISOString()} where id = ${a.keyId}`.execute(
+            other.db,
+          );
+          await within(PUSH_WITHIN_MS, async () => (await outcome(d, a.apiKey)) === "key_revoked");
+        } finally {
+          await byUrl.close();
+        }
+      });
+
       it("serves nothing from memory while its listening connection is down, and resumes once reconnected", async () => {
         const a = await accountWithKey(deps, { plan: "professional" });
         await cached(a.apiKey);

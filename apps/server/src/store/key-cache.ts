@@ -134,7 +134,8 @@ export function postgresKeyCache(pg: typeof pgModule, options: PostgresKeyCacheO
   let client: pgModule.Client | null = null;
   let retryMs = 100;
   let timer: NodeJS.Timeout | null = null;
-  const schema = options.schema ?? "public";
+  // The schema whose changes concern this store: the one its connections use (DATABASE_URL may set search_path).
+  let schema: string | null = null;
 
   const lost = (err: Error | null) => {
     if (listening || client) keys.changed();
@@ -160,7 +161,8 @@ export function postgresKeyCache(pg: typeof pgModule, options: PostgresKeyCacheO
       connectionTimeoutMillis: options.connectMs,
       keepAlive: true,
       // Names the schema, so an operator (or a test) can tell one deployment's listener from another's.
-      fallback_application_name: `hcs-server auth listener (${schema})`,
+      fallback_application_name: `hcs-server auth listener (${options.schema ?? "default schema"})`,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     client = c;
     c.on("error", (err) => {
@@ -170,10 +172,14 @@ export function postgresKeyCache(pg: typeof pgModule, options: PostgresKeyCacheO
       if (client === c) lost(null);
     });
     c.on("notification", (msg) => {
-      if (msg.channel === AUTH_CHANGED_CHANNEL && (msg.payload ?? schema) === schema) keys.changed();
+      if (msg.channel === AUTH_CHANGED_CHANNEL && (schema === null || msg.payload === schema)) keys.changed();
     });
     c.connect()
-      .then(() => c.query(`LISTEN ${AUTH_CHANGED_CHANNEL}`))
+      .then(() => c.query<{ s: string }>("select current_schema() as s"))
+      .then((r) => {
+        schema = r.rows[0]?.s ?? null;
+        return c.query(`LISTEN ${AUTH_CHANGED_CHANNEL}`);
+      })
       .then(
         () => {
           if (client !== c || closed) return;
