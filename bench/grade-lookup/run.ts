@@ -14,9 +14,15 @@ import { openSqlitePlanner } from "../../apps/server/src/audit/sqlite-planner.js
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
 import { appendAuditEvents } from "../../apps/server/src/services/audit.js";
-import { openStore } from "../../apps/server/src/store/store.js";
+import { openStore, type Store } from "../../apps/server/src/store/store.js";
 import { auditEvent } from "../../apps/server/src/test-support/audit-events.js";
 import { accountWithKey, gradedPractice } from "../../apps/server/src/test-support/fixtures.js";
+import {
+  createTestSchema,
+  postgresUnavailableReason,
+  TEST_PG_URL,
+  urlWithSchema,
+} from "../../apps/server/src/test-support/postgres.js";
 import { cpuSecondsOf, resetPeakRss, rssOf, spawnNode } from "../lib/process.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -228,24 +234,53 @@ async function printAuditShare(dataDir: string, cpuPerLookupUs: number): Promise
   }
 }
 
+/** Fills a store the server will open: 50 practices with a grade, one account, many keys; returns the keys. */
+async function prepareStore(store: Store, dataDir: string) {
+  await store.migrate();
+  const deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
+  const { accountId, apiKey } = await accountWithKey(deps, {
+    name: "Bench",
+    plan: "enterprise",
+    tier: "bulk",
+    credits: 1_000_000_000,
+  });
+  const record = await gradedPractice(deps, accountId, NPI);
+  for (const npi of NPIS.slice(1)) await gradedPractice(deps, accountId, npi);
+  const keys = [apiKey];
+  while (keys.length < KEYS) keys.push((await issueApiKey(deps, { accountId })).apiKey);
+  await store.close();
+  return { record, keys };
+}
+
+/** Grade charges without their audit event (every charged lookup must have one, written in its transaction). */
+async function chargesWithoutAudit(store: Store): Promise<string> {
+  const [orphans] = await store.hot.all<{ n: number }>(
+    store.db,
+    // Uncorrelated IN: SQLite builds one ephemeral index of the request ids (a correlated NOT EXISTS scans the
+    // unindexed audit table once per ledger row, hours for a run's few hundred thousand rows).
+    "select count(*) as n from credit_ledger l where l.operation = 'grade' and l.reference not in (select request_id from audit_events where request_id is not null)",
+    [],
+  );
+  const [events] = await store.hot.all<{ n: number }>(store.db, "select count(*) as n from audit_events", []);
+  await store.close();
+  return `${events?.n} audit events; grade charges without their audit event: ${orphans?.n}`;
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-bench-grade-"));
+  // The PostgreSQL row (its own server, its own schema, the same data) runs when PostgreSQL is reachable.
+  const pgDir = mkdtempSync(join(tmpdir(), "hcs-bench-grade-pg-"));
+  const pgReason = process.env.BENCH_NO_PG ? "BENCH_NO_PG is set" : await postgresUnavailableReason();
+  const pgSchema = pgReason === null ? await createTestSchema() : null;
+  if (pgReason) console.log(`PostgreSQL row skipped: ${pgReason}`);
   try {
-    // Prepare the store the server will open: one practice with a grade, one account, many keys.
-    const store = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
-    await store.migrate();
-    const deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
-    const { accountId, apiKey } = await accountWithKey(deps, {
-      name: "Bench",
-      plan: "enterprise",
-      tier: "bulk",
-      credits: 1_000_000_000,
-    });
-    const record = await gradedPractice(deps, accountId, NPI);
-    for (const npi of NPIS.slice(1)) await gradedPractice(deps, accountId, npi);
-    const keys = [apiKey];
-    while (keys.length < KEYS) keys.push((await issueApiKey(deps, { accountId })).apiKey);
-    await store.close();
+    const { record, keys } = await prepareStore(
+      openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") }),
+      dataDir,
+    );
+    const pgKeys = pgSchema
+      ? (await prepareStore(openStore({ engine: "postgres", url: TEST_PG_URL, schema: pgSchema.schema }), pgDir)).keys
+      : null;
 
     const profile = process.env.BENCH_PROFILE_DIR
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
@@ -257,6 +292,18 @@ async function main() {
       /listening on (https:\/\/\S+)/,
     );
     const ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");
+    const pgServer = pgSchema
+      ? await spawnNode(
+          [join(root, "apps/server/dist/bin.js"), "serve"],
+          {
+            HCS_DATA_DIR: pgDir,
+            HCS_PORT: "0",
+            HCS_LOG_LEVEL: "warn",
+            DATABASE_URL: urlWithSchema(pgSchema.schema),
+          },
+          /listening on (https:\/\/\S+)/,
+        )
+      : null;
     const bodyFile = join(dataDir, "grade.json");
     writeFileSync(bodyFile, JSON.stringify(record));
     const bare = await spawnNode(
@@ -281,11 +328,24 @@ async function main() {
       };
       // Two phases: the single lookups first (the server's memory peak is theirs), then the batch interleaved with
       // single JSON-RPC calls again (the batch's ratio is against single calls measured beside it).
-      const [baseline, pipeline, rpc] = (await measure([
+      const pgRow: Row[] = pgServer
+        ? [
+            {
+              name: "full pipeline (PostgreSQL)",
+              url: pgServer.match[1]!,
+              ca: readFileSync(join(pgDir, "tls", "ca.crt"), "utf8"),
+              pid: pgServer.proc.child.pid!,
+              keys: pgKeys,
+              request: get,
+            },
+          ]
+        : [];
+      const [baseline, pipeline, rpc, pgPipeline] = (await measure([
         { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
         { name: "full pipeline (SQLite)", ...server, request: get },
         rpcRow,
-      ])) as [Result, Result, Result];
+        ...pgRow,
+      ])) as [Result, Result, Result, Result | undefined];
       const [rpcBesideBatch, batch] = (await measure([
         { ...rpcRow, name: "JSON-RPC (beside batch)" },
         {
@@ -301,7 +361,7 @@ async function main() {
       console.log(
         "run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)  CPU server/loadgen",
       );
-      for (const r of [baseline, pipeline, rpc, rpcBesideBatch, batch]) {
+      for (const r of [baseline, pipeline, rpc, ...(pgPipeline ? [pgPipeline] : []), rpcBesideBatch, batch]) {
         console.log(
           `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`.padEnd(
             83,
@@ -311,34 +371,36 @@ async function main() {
       console.log(
         `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.50); full p99 ${pipeline.p99} ms (target < 25); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 200)`,
       );
+      if (pgPipeline) {
+        console.log(
+          `ratio full (PostgreSQL)/bare throughput: ${(pgPipeline.rps / baseline.rps).toFixed(2)}; p99 ${pgPipeline.p99} ms; RSS peak ${pgPipeline.rss.peakMiB.toFixed(0)} MiB`,
+        );
+      }
       console.log(
         `ratio JSON-RPC/REST lookups: ${(rpc.rps / pipeline.rps).toFixed(2)} (target >= 0.90); ` +
           `batch of ${BATCH}: ${(batch.rps * BATCH).toFixed(0)} lookups/s, ${((batch.rps * BATCH) / rpcBesideBatch.rps).toFixed(1)}x single JSON-RPC calls (target >= 5)`,
       );
-      for (const r of [pipeline, rpc, rpcBesideBatch, batch])
+      for (const r of [pipeline, rpc, ...(pgPipeline ? [pgPipeline] : []), rpcBesideBatch, batch])
         if (r.non2xx > 0) console.log(`WARNING: ${r.non2xx} non-2xx responses in "${r.name}"`);
       auditShare = { cpuPerLookupUs: (pipeline.serverCpu / pipeline.rps) * 1e6 };
     } finally {
-      await Promise.all([full.proc.stop(), bare.proc.stop()]);
+      await Promise.all([full.proc.stop(), bare.proc.stop(), pgServer?.proc.stop()]);
     }
     // After the server stopped (requests in flight when the load ended are settled by then): every request that was
     // charged has its audit event, in the same transaction.
-    const verify = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
-    const [orphans] = await verify.hot.all<{ n: number }>(
-      verify.db,
-      // Uncorrelated IN: SQLite builds one ephemeral index of the request ids (a correlated NOT EXISTS scans the
-      // unindexed audit table once per ledger row, hours for a run's few hundred thousand rows).
-      "select count(*) as n from credit_ledger l where l.operation = 'grade' and l.reference not in (select request_id from audit_events where request_id is not null)",
-      [],
-    );
-    const [events] = await verify.hot.all<{ n: number }>(verify.db, "select count(*) as n from audit_events", []);
     console.log(
-      `store after the run: ${events?.n} audit events; grade charges without their audit event: ${orphans?.n}`,
+      `SQLite store after the run: ${await chargesWithoutAudit(openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") }))}`,
     );
-    await verify.close();
+    if (pgSchema) {
+      console.log(
+        `PostgreSQL store after the run: ${await chargesWithoutAudit(openStore({ engine: "postgres", url: TEST_PG_URL, schema: pgSchema.schema }))}`,
+      );
+    }
     if (auditShare) await printAuditShare(dataDir, auditShare.cpuPerLookupUs);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(pgDir, { recursive: true, force: true });
+    await pgSchema?.drop();
   }
 }
 
