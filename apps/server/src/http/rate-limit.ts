@@ -92,17 +92,26 @@ export async function countCalls(
       else totals.set(keyOf(c), { counter: c, n: 1 });
     }
   }
+  // One upsert for every counter of the group (a round trip each was most of a PostgreSQL group commit's time), in
+  // key order: rows are locked in the order of the VALUES list, so two processes' groups cannot deadlock.
+  const sorted = [...totals.keys()].sort();
   const next = new Map<string, number>();
-  for (const key of [...totals.keys()].sort()) {
-    const { counter, n } = totals.get(key)!;
+  for (let i = 0; i < sorted.length; i += UPSERT_CHUNK) {
+    const chunk = sorted.slice(i, i + UPSERT_CHUNK).map((key) => totals.get(key)!);
     // Hot path (every Group A/B call, coalesced per group).
-    const [row] = await hot.all<{ count: number }>(
+    const rows = await hot.all<{ bucket: string; window_start: number; count: number }>(
       trx,
-      "insert into rate_limits (bucket, window_start, count, expires_at) values (?, ?, ?, ?) on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count returning count",
-      [counter.bucket, counter.start, n, counter.expiresAt],
+      upsertText(chunk.length),
+      chunk.flatMap(({ counter, n }) => [counter.bucket, counter.start, n, counter.expiresAt]),
     );
-    if (!row) throw new Error("rate-limit upsert returned no row");
-    next.set(key, Number(row.count) - n + 1);
+    // RETURNING promises no order (SQLite): rows are told apart by their key.
+    const counts = new Map(rows.map((r) => [`${r.bucket}@${Number(r.window_start)}`, Number(r.count)]));
+    for (const { counter, n } of chunk) {
+      const key = keyOf(counter);
+      const count = counts.get(key);
+      if (count === undefined) throw new Error("rate-limit upsert returned no row for a counter");
+      next.set(key, count - n + 1);
+    }
   }
   return calls.map(
     (counters) =>
@@ -112,6 +121,18 @@ export async function countCalls(
         return value;
       }) ?? null,
   );
+}
+
+/** Most counters one upsert carries (statement texts stay few: one per size up to it). */
+const UPSERT_CHUNK = 64;
+const upsertTexts: string[] = [];
+
+function upsertText(rows: number): string {
+  upsertTexts[rows] ??=
+    `insert into rate_limits (bucket, window_start, count, expires_at) values ${Array.from({ length: rows }, () => "(?, ?, ?, ?)").join(", ")} ` +
+    "on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count " +
+    "returning bucket, window_start, count";
+  return upsertTexts[rows]!;
 }
 
 /** The windows' states from the counts {@link countCalls} gave a call. */
