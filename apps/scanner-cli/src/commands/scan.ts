@@ -9,6 +9,7 @@ import { liveProgress, type Progress, plainProgress, silentProgress } from "../c
 import { loadRegistration, type Registration } from "../config/agent-config.js";
 import { writeFileAtomic } from "../config/atomic-write.js";
 import type { ConfigFiles } from "../config/paths.js";
+import { probeEngineSummary } from "../host/net.js";
 import { createRealHost } from "../host/real-host.js";
 import type { ScanScope } from "../phases/phase.js";
 import { PHASE_REGISTRY } from "../phases/registry.js";
@@ -89,6 +90,8 @@ export async function runScan(
     ...(o.timeout ? { timeoutMs: o.timeout * 1000 } : {}),
   });
   await progress.finish(results);
+  const probes = o.verbose ? probeEngineSummary(host.net) : null;
+  if (probes) ctx.output.err(probes);
   if (ctx.signal.aborted) throw new CliError("scan_failed", "the scan was interrupted; nothing was uploaded");
 
   const os = await host.sysinfo.osInfo();

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { ConnectResult } from "./host.js";
-import { HelperLink, type HelperUsage } from "./probe-helper.js";
+import { HelperLink, type HelperUsage } from "./probe-helper/link.js";
 import {
   connectResult,
   loadTcpWrap,
@@ -34,6 +34,10 @@ export interface ProbeEngineOptions {
   readonly helperActive?: number;
   /** Connect refused sockets again rather than opening new ones (default: on Linux; see SOCKET_REUSE). */
   readonly reuseSockets?: boolean;
+  /** A built helper entry to run with plain node (default: found beside this module; see probe-helper/launch.ts). */
+  readonly helperEntry?: string;
+  /** Loads libuv's TCP handle (default: host/tcp-wrap.ts's adapter); null keeps every probe on net.Socket. */
+  readonly loadBinding?: () => TcpWrapBinding | null;
 }
 
 export interface ProbeEngineStats {
@@ -64,13 +68,13 @@ export interface ProbeEngineStats {
  *  - cancellation costs one listener per AbortSignal (not one per probe): on abort every probe of that signal is
  *    closed and answered `filtered` at once;
  *  - the sockets it holds are the callers' concurrency: it queues nothing beyond what it was asked for.
- * When more probes are in flight than `localWindow`, further ones go to a helper process (host/probe-helper.ts)
+ * When more probes are in flight than `localWindow`, further ones go to a helper process (host/probe-helper/)
  * while it has room, so a scan uses two cores; the helper's answers are the same states. A helper that goes away
  * (crash, kill) has its probes made again here; one that stops answering past the deadline is dropped the same way.
  * Answers null when libuv's TCP handle is not usable on this Node (the caller keeps net.Socket).
  */
 export function createProbeEngine(options: ProbeEngineOptions = {}): ProbeEngine | null {
-  const binding = loadTcpWrap();
+  const binding = (options.loadBinding ?? loadTcpWrap)();
   return binding === null ? null : new ProbeEngine(binding, options);
 }
 
@@ -124,6 +128,7 @@ export class ProbeEngine {
   private readonly localWindow: number;
   private readonly helperWindow: number;
   private readonly helperActive: number;
+  private readonly helperEntry: string | undefined;
   private spawnsLeft: number;
   private closed = false;
   private counts = { localProbes: 0, reusedSockets: 0, helperProbes: 0, requeued: 0, helpersStarted: 0 };
@@ -145,6 +150,7 @@ export class ProbeEngine {
     this.localWindow = Math.max(1, options.localWindow ?? DEFAULT_LOCAL_WINDOW);
     this.helperWindow = Math.max(1, options.helperWindow ?? DEFAULT_HELPER_WINDOW);
     this.helperActive = Math.max(1, Math.min(this.helperWindow, options.helperActive ?? DEFAULT_HELPER_ACTIVE));
+    this.helperEntry = options.helperEntry;
     this.spawnsLeft = this.helperCount + RESPAWNS;
     this.reuse = (options.reuseSockets ?? SOCKET_REUSE) && this.codes.refused !== null && this.codes.aborted !== null;
     const classify = statusClassifier(this.codes);
@@ -253,11 +259,16 @@ export class ProbeEngine {
       active: this.helperActive,
       maxActive: this.helperWindow,
     };
-    const link: HelperLink = new HelperLink(this.codes, settings, {
-      ready: () => this.scheduleFlush(),
-      results: (flat) => this.onResults(link, flat),
-      gone: (reason) => this.dropHelper(link, reason),
-    });
+    const link: HelperLink = new HelperLink(
+      this.codes,
+      settings,
+      {
+        ready: () => this.scheduleFlush(),
+        results: (flat) => this.onResults(link, flat),
+        gone: (reason) => this.dropHelper(link, reason),
+      },
+      this.helperEntry,
+    );
     this.links.push(link);
   }
 

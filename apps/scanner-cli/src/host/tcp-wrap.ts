@@ -8,8 +8,9 @@ import type { ConnectResult } from "./host.js";
  * Why: a port scan opens tens of thousands of connections that carry no data; net.Socket's per-connection cost
  * (a Duplex stream, an Error with a stack for every refusal) made our scan three times slower than nmap's connect
  * scan (measured in bench/port-scan). `process.binding("tcp_wrap")` is on Node's compatibility allow-list (Node 20
- * to 24); when it is missing or changes shape, {@link loadTcpWrap} answers null and callers keep the net.Socket
- * probe (host/net-connect.ts), which gives the same states.
+ * to 24). This file is the only place that touches it: when it is missing, throws or changes shape,
+ * {@link loadTcpWrap} answers null and callers keep the net.Socket probe (host/net-connect.ts), which gives the
+ * same states.
  */
 export interface TcpHandle {
   connect(req: TcpConnectRequest, address: string, port: number): number;
@@ -26,21 +27,45 @@ export interface TcpWrapBinding {
   constants: { SOCKET: number };
 }
 
-export function loadTcpWrap(): TcpWrapBinding | null {
+/** The part of `process` the adapter reads: Node's legacy binding loader and the deprecation switch. */
+export interface BindingSource {
+  binding?: (name: string) => unknown;
+  noDeprecation?: boolean;
+}
+
+/**
+ * libuv's TCP handle, or null where it is not usable (then probes use net.Socket).
+ *
+ * process.binding() is deprecated (DEP0111): silent by default on Node 20–24, a warning on the user's terminal
+ * under `--pending-deprecation`, an exception under `--throw-deprecation` too. Deprecation warnings are switched
+ * off for this one call (emitWarning reads `process.noDeprecation` synchronously), so a scan never prints one.
+ */
+export function loadTcpWrap(source: BindingSource = process as BindingSource): TcpWrapBinding | null {
+  const before = source.noDeprecation;
   try {
-    const binding = (process as unknown as { binding(name: string): unknown }).binding("tcp_wrap") as TcpWrapBinding;
+    if (typeof source.binding !== "function") return null;
+    source.noDeprecation = true;
+    const binding = source.binding("tcp_wrap") as Partial<TcpWrapBinding> | undefined;
+    if (
+      typeof binding?.TCP !== "function" ||
+      typeof binding.TCPConnectWrap !== "function" ||
+      typeof binding.constants?.SOCKET !== "number"
+    )
+      return null;
     const probe = new binding.TCP(binding.constants.SOCKET);
     const usable = typeof probe.connect === "function" && typeof probe.connect6 === "function";
     probe.close();
-    return usable && typeof binding.TCPConnectWrap === "function" ? binding : null;
+    return usable ? (binding as TcpWrapBinding) : null;
   } catch {
     return null;
+  } finally {
+    source.noDeprecation = before;
   }
 }
 
 /**
  * What a connect attempt came to, as a small integer: cheap to compare, and what the helper process sends back
- * (host/probe-helper.ts).
+ * (host/probe-helper/).
  */
 export const Outcome = { open: 0, closed: 1, filtered: 2, localFailure: 3 } as const;
 export type OutcomeCode = (typeof Outcome)[keyof typeof Outcome];
