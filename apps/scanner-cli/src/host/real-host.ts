@@ -1,8 +1,9 @@
 import { runCommand } from "./exec.js";
 import { createHostFs } from "./fs.js";
 import type { Host } from "./host.js";
+import { realHostIdentity } from "./identity.js";
 import { createNetProbe, type RealNetProbe } from "./net.js";
-import { currentPlatform, IS_WINDOWS } from "./platform.js";
+import { IS_WINDOWS } from "./platform.js";
 import type { ProbeEngineOptions } from "./probe-engine.js";
 import { createSysInfo } from "./sysinfo.js";
 
@@ -17,9 +18,8 @@ export interface RealHost extends Host {
  * the helper as built).
  */
 export async function createRealHost(options: { readonly net?: ProbeEngineOptions } = {}): Promise<RealHost> {
-  const platform = currentPlatform();
   return {
-    platform,
+    ...realHostIdentity(),
     isPrivileged: await detectPrivilege(),
     exec: runCommand,
     sysinfo: createSysInfo(),
