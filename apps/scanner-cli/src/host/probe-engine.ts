@@ -7,6 +7,7 @@ import {
   Outcome,
   type OutcomeCode,
   SOCKET_REUSE,
+  startConnect,
   statusClassifier,
   statusCodes,
   type TcpConnectRequest,
@@ -210,7 +211,6 @@ export class ProbeEngine {
   }
 
   private startLocal(slot: Slot): void {
-    const v6 = slot.host.includes(":");
     const req = new this.tcp.TCPConnectWrap() as SlotRequest;
     req.oncomplete = this.onComplete;
     req.slot = slot;
@@ -220,33 +220,15 @@ export class ProbeEngine {
     slot.deadline = slot.started + slot.timeoutMs;
     this.live.set(slot.id, slot);
     this.armSweeper();
-    let handle = this.reuse ? (v6 ? this.spare6 : this.spare4).pop() : undefined;
-    let err = 0;
-    let refusedAgain = false;
-    if (handle !== undefined) {
-      // The first connect() resets the refused socket (ECONNABORTED); the second is the probe, whose own errors
-      // are answers as on a fresh socket.
-      const first = connectOn(handle, v6, req, slot.host, slot.port);
-      if (first === this.codes.aborted || first === 0) {
-        err = first === 0 ? 0 : connectOn(handle, v6, req, slot.host, slot.port);
-        this.counts.reusedSockets++;
-      } else {
-        // Either the address is unusable (not an IP literal: a fresh socket says the same) or this system does
-        // not connect a refused socket again; the fresh socket below tells which.
-        handle.close();
-        handle = undefined;
-        refusedAgain = true;
-      }
+    const spares = this.reuse ? (slot.host.includes(":") ? this.spare6 : this.spare4) : null;
+    const started = startConnect(this.tcp, spares, req, slot.host, slot.port, this.codes.aborted);
+    if (started.reused) this.counts.reusedSockets++;
+    if (started.reuseBroken) {
+      this.reuse = false;
+      this.dropSpares();
     }
-    if (handle === undefined) {
-      handle = new this.tcp.TCP(this.tcp.constants.SOCKET);
-      err = connectOn(handle, v6, req, slot.host, slot.port);
-      if (refusedAgain && err === 0) {
-        this.reuse = false;
-        this.dropSpares();
-      }
-    }
-    slot.handle = handle;
+    slot.handle = started.handle;
+    const err = started.status;
     if (err !== 0) this.settle(slot, this.classify(err), performance.now() - slot.started, false);
   }
 
@@ -447,10 +429,6 @@ export class ProbeEngine {
       if (link.outstanding > 0 && now - link.lastHeard > limit) this.dropHelper(link, "helper stopped answering");
     }
   }
-}
-
-function connectOn(handle: TcpHandle, v6: boolean, req: TcpConnectRequest, host: string, port: number): number {
-  return v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
 }
 
 function defaultHelpers(): number {

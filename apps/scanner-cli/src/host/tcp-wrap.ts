@@ -119,6 +119,55 @@ export function statusCodes(): StatusCodes {
  */
 export const SOCKET_REUSE = process.platform === "linux";
 
+/** How a connect was started: on which handle, libuv's immediate status, and what it says about socket reuse. */
+export interface ConnectStart {
+  readonly handle: TcpHandle;
+  /** 0: under way (the answer comes to `oncomplete`); else the probe's answer at once. */
+  readonly status: number;
+  /** A kept refused socket was connected again. */
+  readonly reused: boolean;
+  /** A kept socket refused to connect again where a fresh one could: this system does not reuse, stop keeping any. */
+  readonly reuseBroken: boolean;
+}
+
+/**
+ * Starts one connect probe (the scanner's engine and the probe helper alike): on a refused socket kept in `spares`
+ * when there is one (SOCKET_REUSE), else on a fresh handle. `aborted`: ECONNABORTED's status, what the first
+ * connect() on a refused socket answers while resetting it.
+ */
+export function startConnect(
+  tcp: TcpWrapBinding,
+  spares: TcpHandle[] | null,
+  req: TcpConnectRequest,
+  host: string,
+  port: number,
+  aborted: number | null,
+): ConnectStart {
+  const v6 = host.includes(":");
+  const spare = spares?.pop();
+  let triedSpare = false;
+  if (spare !== undefined) {
+    // The first connect() resets the refused socket (ECONNABORTED); the second is the probe, whose own errors are
+    // answers as on a fresh socket.
+    const first = connectOn(spare, v6, req, host, port);
+    if (first === aborted || first === 0) {
+      const status = first === 0 ? 0 : connectOn(spare, v6, req, host, port);
+      return { handle: spare, status, reused: true, reuseBroken: false };
+    }
+    // Either the address is unusable (not an IP literal: a fresh socket says the same) or this system does not
+    // connect a refused socket again; the fresh socket below tells which.
+    spare.close();
+    triedSpare = true;
+  }
+  const handle = new tcp.TCP(tcp.constants.SOCKET);
+  const status = connectOn(handle, v6, req, host, port);
+  return { handle, status, reused: false, reuseBroken: triedSpare && status === 0 };
+}
+
+function connectOn(handle: TcpHandle, v6: boolean, req: TcpConnectRequest, host: string, port: number): number {
+  return v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
+}
+
 /** Maps a libuv status to an outcome: 0 is a completed handshake, anything unknown is `filtered`. */
 export function statusClassifier(codes: StatusCodes = statusCodes()): (status: number) => OutcomeCode {
   const closed = new Set(codes.closed);

@@ -1,4 +1,11 @@
-import { Outcome, type OutcomeCode, type TcpConnectRequest, type TcpHandle, type TcpWrapBinding } from "../tcp-wrap.js";
+import {
+  Outcome,
+  type OutcomeCode,
+  startConnect,
+  type TcpConnectRequest,
+  type TcpHandle,
+  type TcpWrapBinding,
+} from "../tcp-wrap.js";
 import { type HelperMessage, type HelperSettings, type ParentMessage, PROBE_STRIDE } from "./protocol.js";
 
 /** Spare sockets kept at most per address family. */
@@ -189,31 +196,14 @@ export class HelperProber {
     probe.handle = null;
     probe.done = false;
     this.live.set(id, probe);
-    const { aborted } = this.settings;
-    let handle = this.reuse ? (v6 ? this.spare6 : this.spare4).pop() : undefined;
-    let err = 0;
-    let refusedAgain = false;
-    if (handle !== undefined) {
-      // The first connect() resets the refused socket (ECONNABORTED); the second is the probe (host/tcp-wrap.ts).
-      const first = connectOn(handle, v6, probe, host, port);
-      if (first === aborted || first === 0) err = first === 0 ? 0 : connectOn(handle, v6, probe, host, port);
-      else {
-        handle.close();
-        handle = undefined;
-        refusedAgain = true;
-      }
+    const spares = this.reuse ? (v6 ? this.spare6 : this.spare4) : null;
+    const connect = startConnect(this.tcp, spares, probe, host, port, this.settings.aborted);
+    if (connect.reuseBroken) {
+      this.reuse = false;
+      this.dropSpares();
     }
-    if (handle === undefined) {
-      handle = new this.tcp.TCP(this.tcp.constants.SOCKET);
-      err = connectOn(handle, v6, probe, host, port);
-      // A fresh socket takes the address the refused one would not: no reuse on this system.
-      if (refusedAgain && err === 0) {
-        this.reuse = false;
-        this.dropSpares();
-      }
-    }
-    probe.handle = handle;
-    if (err !== 0) this.finish(probe, this.classify(err), false);
+    probe.handle = connect.handle;
+    if (connect.status !== 0) this.finish(probe, this.classify(connect.status), false);
   }
 
   /**
@@ -249,8 +239,4 @@ export class HelperProber {
     this.spare4.length = 0;
     this.spare6.length = 0;
   }
-}
-
-function connectOn(handle: TcpHandle, v6: boolean, req: TcpConnectRequest, host: string, port: number): number {
-  return v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
 }
