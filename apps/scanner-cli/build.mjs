@@ -1,16 +1,21 @@
-// Bundles the scanner into one plain-JavaScript file (dist/bin.js) with every dependency inside, @hcs/protocol and
-// zod included: installing the tarball needs no registry and no native build, on Windows, macOS and Linux.
+// Bundles the scanner into plain-JavaScript files with every dependency inside, @hcs/protocol and zod included:
+// installing the tarball needs no registry and no native build, on Windows, macOS and Linux. Two entries: the
+// scanner (dist/bin.js) and its probe helper process (dist/probe-helper.js, which the scanner starts from beside its
+// own file: src/host/probe-helper/launch.ts).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
 const root = import.meta.dirname;
 const result = await build({
-  entryPoints: [join(root, "src/bin.ts")],
+  entryPoints: {
+    bin: join(root, "src/bin.ts"),
+    "probe-helper": join(root, "src/host/probe-helper/main.ts"),
+  },
   // @hcs/protocol from its TypeScript sources, not its build: `npm pack` works on a fresh clone after `npm ci`,
   // before (or without) anything else is built.
   alias: { "@hcs/protocol": join(root, "..", "..", "packages", "protocol", "src", "index.ts") },
-  outfile: join(root, "dist/bin.js"),
+  outdir: join(root, "dist"),
   bundle: true,
   platform: "node",
   format: "esm",
@@ -58,6 +63,7 @@ writeFileSync(
   join(root, "dist/THIRD_PARTY_LICENSES.txt"),
   `Bundled in @hcs/scanner-cli:\n\n${notices.sort().join(`\n${"-".repeat(72)}\n\n`)}`,
 );
-console.log(
-  `dist/bin.js: ${(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes / 1024).toFixed(0)} KiB, ${seen.size} bundled packages`,
-);
+const sizes = Object.entries(result.metafile.outputs)
+  .map(([file, o]) => `${file.slice(file.indexOf("dist/"))}: ${(o.bytes / 1024).toFixed(0)} KiB`)
+  .join(", ");
+console.log(`${sizes}; ${seen.size} bundled packages`);

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Host } from "../../apps/scanner-cli/src/host/host.js";
 import type { RealNetProbe } from "../../apps/scanner-cli/src/host/net.js";
+import { HELPER_BUNDLE_NAME } from "../../apps/scanner-cli/src/host/probe-helper/launch.js";
 import { createRealHost } from "../../apps/scanner-cli/src/host/real-host.js";
 import { TOP_100_TCP_PORTS } from "../../apps/scanner-cli/src/phases/ports/common-ports.js";
 import { portsPhase } from "../../apps/scanner-cli/src/phases/ports/index.js";
@@ -41,21 +42,29 @@ interface FreshRun {
   readonly helperMaxRssBytes: number;
 }
 
-/** Bundles scan-process.ts to plain JavaScript (packages stay external; @hcs/protocol from source). */
-async function bundleScanProcess(): Promise<string> {
-  const outfile = `${root}bench/results/port-scan/scan-process.mjs`;
+/**
+ * Bundles scan-process.ts to plain JavaScript (packages stay external; @hcs/protocol from source), with the probe
+ * helper's entry beside it, where a bundle's scanner looks for it (as in the package: dist/bin.js and
+ * dist/probe-helper.js). The in-process rows run that helper bundle too, so every row times the helper as shipped
+ * (from the sources it would start through tsx's loader).
+ */
+async function bundleScanProcess(): Promise<{ script: string; helper: string }> {
+  const outdir = `${root}bench/results/port-scan`;
   await build({
-    entryPoints: [`${root}bench/port-scan/scan-process.ts`],
+    entryPoints: {
+      "scan-process": `${root}bench/port-scan/scan-process.ts`,
+      [HELPER_BUNDLE_NAME.replace(/\.js$/, "")]: `${root}apps/scanner-cli/src/host/probe-helper/main.ts`,
+    },
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
     packages: "external",
     alias: { "@hcs/protocol": `${root}packages/protocol/src/index.ts` },
-    outfile,
+    outdir,
     logLevel: "warning",
   });
-  return outfile;
+  return { script: `${outdir}/scan-process.js`, helper: `${outdir}/${HELPER_BUNDLE_NAME}` };
 }
 
 function runFreshProcess(script: string): FreshRun {
@@ -204,8 +213,10 @@ const load = () =>
     .join(" ");
 
 const nmap = ensureNmap();
+const bundled = await bundleScanProcess();
+const newHost = () => createRealHost({ net: { helperEntry: bundled.helper } });
 // The scanner's host, as at scanner start (its probe helper starts during the first round, when probes pile up).
-const host = await createRealHost();
+const host = await newHost();
 const listeners = await startListeners();
 const { expected, skipped } = listeners;
 console.log(
@@ -252,14 +263,14 @@ for (let round = 1; round <= ROUNDS; round++) {
 // Cold: a fresh host created inside the timing, so the helper's start-up (a new Node process) is paid in the scan.
 const cold: number[] = [];
 for (let round = 1; round <= COLD_ROUNDS; round++) {
-  const r = await runOurs(createRealHost);
+  const r = await runOurs(newHost);
   cold.push(r.ms);
   (r.host.net as RealNetProbe).engine?.close();
   check(`new-host round ${round}`, r.open, lastNmapOpen);
 }
 
 // A fresh scanner process per scan, alternating with nmap.
-const script = await bundleScanProcess();
+const script = bundled.script;
 const fresh: FreshRun[] = [];
 for (let round = 1; round <= FRESH_PROCESS_ROUNDS; round++) {
   const mineFirst = round % 2 === 1;

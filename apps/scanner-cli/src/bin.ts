@@ -4,6 +4,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { CliError, EXIT, type ExitCode, ExitWith } from "./cli/errors.js";
 import { createOutput } from "./cli/output.js";
 import type { CommandContext } from "./commands/context.js";
+import { HostError } from "./host/host-error.js";
+import { realHostIdentity } from "./host/identity.js";
 import { ServerRefusal } from "./transport/server-refusal.js";
 import { SCANNER_VERSION } from "./version.js";
 
@@ -24,6 +26,7 @@ const ctx: CommandContext = {
   output,
   env: process.env,
   platform: process.platform,
+  identity: realHostIdentity,
   cwd: process.cwd(),
   readStdin: async () => {
     const chunks: Buffer[] = [];
@@ -206,6 +209,7 @@ program.parseAsync(process.argv).then(
       return exit(EXIT.usage);
     }
     if (err instanceof CliError) return fail(err.code, err.message, err.exitCode);
+    if (err instanceof HostError) return fail(err.code, err.message, EXIT.failure);
     if (err instanceof ServerRefusal)
       return fail(
         "server_refused",

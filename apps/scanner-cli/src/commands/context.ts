@@ -2,13 +2,17 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { Output } from "../cli/output.js";
 import { type ConfigFiles, configFiles, defaultConfigDir } from "../config/paths.js";
+import type { HostIdentity } from "../host/identity.js";
 import { ServerClient } from "../transport/server-client.js";
 
 /** Everything a command may touch, handed in by bin.ts (the only module that reads process state). */
 export interface CommandContext {
   readonly output: Output;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Node's platform name, for where configuration lives (config/paths.ts). */
   readonly platform: NodeJS.Platform;
+  /** The machine as the server is told about it (host/identity.ts); tests may fake it. */
+  readonly identity: () => HostIdentity;
   readonly cwd: string;
   readonly readStdin: () => Promise<string>;
   /** Aborted on Ctrl-C / SIGTERM. */

@@ -1,10 +1,8 @@
-import { hostname } from "node:os";
 import {
   type AgentRegistrationResponse,
   AgentRegistrationResponseSchema,
   type DeployTokenParts,
   isRetryableStatus,
-  type Platform,
   registrationProofMessage,
   SCANNER_API_PATHS,
 } from "@hcs/protocol";
@@ -43,14 +41,15 @@ export async function enrol(
   ephemeral: boolean,
   keys: AgentKeys = generateAgentKeys(),
 ): Promise<Registration> {
+  const identity = ctx.identity();
   const caPem = await fetchPinnedCa(token.parts.serverUrl, token.parts.caSha256);
   const client = clientFor(ctx, { server_url: token.parts.serverUrl, ca_pem: caPem });
   const body = {
     deploy_token: token.token,
     public_key: keys.publicKey,
     proof: signMessage(keys, registrationProofMessage(token.token, keys.publicKey)),
-    hostname: hostname().slice(0, 253) || "unknown-host",
-    platform: (["linux", "darwin", "win32"].includes(ctx.platform) ? ctx.platform : "linux") as Platform,
+    hostname: identity.hostname().slice(0, 253) || "unknown-host",
+    platform: identity.platform,
     scanner_version: ctx.version,
     ephemeral,
   };

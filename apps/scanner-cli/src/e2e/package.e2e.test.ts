@@ -44,6 +44,7 @@ describe("the npm package", () => {
       "package/bin/hcs-scanner.js",
       "package/dist/THIRD_PARTY_LICENSES.txt",
       "package/dist/bin.js",
+      "package/dist/probe-helper.js",
       "package/package.json",
     ]);
     const pkg = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }));
@@ -53,7 +54,7 @@ describe("the npm package", () => {
     expect(files.filter((f) => f.endsWith(".node"))).toEqual([]);
   });
 
-  it("passes npm publish --dry-run (offline: nothing is sent), with the same five files", () => {
+  it("passes npm publish --dry-run (offline: nothing is sent), with the same six files", () => {
     const out = execFileSync(
       "npm",
       ["publish", "--dry-run", "--json", "--offline", "--registry", "http://127.0.0.1:9/"],
@@ -70,6 +71,7 @@ describe("the npm package", () => {
       "bin/hcs-scanner.js",
       "dist/THIRD_PARTY_LICENSES.txt",
       "dist/bin.js",
+      "dist/probe-helper.js",
       "package.json",
     ]);
   }, 120_000);
@@ -81,6 +83,40 @@ describe("the npm package", () => {
     const phases = await runScanner(["phases", "--json"], { bin: [installedBin] });
     expect(JSON.parse(phases.stdout)).toHaveLength(12);
   });
+
+  it("scans a /24 of loopback with its probe helper, printing no deprecation warning even when asked to", async () => {
+    // 254 hosts: enough probes in flight that the scanner hands some to its helper (dist/probe-helper.js). The
+    // flags make any use of a deprecated API print a warning and throw (process.binding is one: DEP0111).
+    const out = join(work, "ports-scan.json");
+    const r = await runScanner(
+      [
+        "scan",
+        "--no-upload",
+        "--phases",
+        "ports",
+        "--targets",
+        "127.0.9.0/24",
+        "--verbose",
+        "--quiet",
+        "--out",
+        out,
+        "--config-dir",
+        join(work, "cfg-ports"),
+      ],
+      { bin: [installedBin], env: { NODE_OPTIONS: "--pending-deprecation --throw-deprecation" } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/Deprecation|DEP0/);
+    const helperProbes = Number(/TCP probes: \d+ in this process, (\d+) in the probe helper$/m.exec(r.stderr)?.[1]);
+    expect(helperProbes, r.stderr).toBeGreaterThan(0);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as {
+      phases: { id: string; status: string; facts: Record<string, number> }[];
+    };
+    const ports = doc.phases.find((p) => p.id === "ports")!;
+    expect(ports.status).toBe("ok");
+    // Nothing listens there: every probe, the helper's included, was answered as a refusal.
+    expect(ports.facts.closed).toBe(ports.facts.probes);
+  }, 120_000);
 
   it("runs a one-shot against a test server", async () => {
     const server = await HcsServerProcess.start();

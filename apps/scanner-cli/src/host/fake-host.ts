@@ -46,6 +46,8 @@ export interface FakeSysInfo {
 
 export interface FakeHostScript {
   readonly platform: Platform;
+  /** The OS's name for the machine (default "fake-host"). */
+  readonly hostname?: string;
   readonly isPrivileged?: boolean;
   /** Keyed by the whole command line as the phase runs it (`"lsblk -J -b -o NAME,…"`); others are not found. */
   readonly commands?: Readonly<Record<string, string | FakeCommand>>;
@@ -81,6 +83,7 @@ export function createFakeHost(script: FakeHostScript): FakeHost {
   const now = script.now ?? DEFAULT_NOW;
   return {
     platform: script.platform,
+    hostname: () => script.hostname ?? "fake-host",
     isPrivileged: script.isPrivileged ?? true,
     calls,
     now: () => new Date(now),

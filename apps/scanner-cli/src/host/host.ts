@@ -1,12 +1,11 @@
-import type { Platform } from "@hcs/protocol";
+import type { HostIdentity } from "./identity.js";
 
 /**
  * The only IO a phase may do goes through a Host. The real host wraps execa, systeminformation, sockets and the
  * filesystem; the fake host (tests) answers from fixtures. Every method degrades instead of throwing where the
  * machine simply lacks something (a missing command is a result with `notFound`, not an exception).
  */
-export interface Host {
-  readonly platform: Platform;
+export interface Host extends HostIdentity {
   /** True when running as root / Administrator (some checks need it; without it they report why). */
   readonly isPrivileged: boolean;
   exec(command: string, args: readonly string[], options?: ExecOptions): Promise<ExecResult>;

@@ -46,6 +46,18 @@ export function createNetProbe(options: ProbeEngineOptions = {}): RealNetProbe {
   };
 }
 
+/** How this run's TCP probes were made, for --verbose; null when none was made (or none through the engine). */
+export function probeEngineSummary(net: RealNetProbe): string | null {
+  if (net.engine === null) return "TCP probes used net.Socket (libuv's TCP handle is not usable on this Node)";
+  const s = net.engine.stats();
+  if (s.localProbes + s.helperProbes === 0) return null;
+  const helper =
+    s.helpersStarted === 0
+      ? "no probe helper needed"
+      : `${s.helperProbes} in the probe helper${s.helperError ? ` (${s.helperError}; ${s.requeued} made again here)` : ""}`;
+  return `TCP probes: ${s.localProbes} in this process, ${helper}`;
+}
+
 async function readSocketBudget(): Promise<number> {
   if (IS_WINDOWS) return WINDOWS_SOCKET_BUDGET;
   const limit = IS_LINUX ? await linuxOpenFileLimit() : await shellOpenFileLimit();

@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Server } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNetProbe } from "./net.js";
 import { createProbeEngine, type ProbeEngine } from "./probe-engine.js";
 import { SOCKET_REUSE } from "./tcp-wrap.js";
 import { blackhole, closeServer, openDescriptors, openPort } from "./test-support/loopback.js";
@@ -114,6 +120,41 @@ describe("probe engine (loopback)", () => {
     expect(results.every((r) => r.state === "closed")).toBe(true);
     await sleep(50);
     expect(await openDescriptors()).toBeLessThanOrEqual(before);
+  });
+
+  it("keeps every probe on net.Socket, with the same answers, where libuv's TCP handle is not usable", async () => {
+    const net = createNetProbe({ loadBinding: () => null });
+    expect(net.engine).toBeNull();
+    expect((await net.connect(OPEN_HOST, port, 1000)).state).toBe("open");
+    expect((await net.connect(CLOSED_HOST, port, 1000)).state).toBe("closed");
+    const filtered = await net.connect(HOLE_HOST, hole.port, 150);
+    expect(filtered.state).toBe("filtered");
+    expect(filtered.rttMs).toBeGreaterThanOrEqual(150);
+  });
+
+  it("probes in this process when the helper's Node has no usable TCP handle, and does not restart it", async () => {
+    // The real helper entry, started in a Node whose process.binding throws (as a future Node's might).
+    const dir = mkdtempSync(join(tmpdir(), "hcs-helper-"));
+    const tsxApi = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
+    const entry = join(dir, "helper-without-binding.mjs");
+    writeFileSync(
+      entry,
+      `const { register } = await import(${JSON.stringify(pathToFileURL(tsxApi).href)});
+register();
+process.binding = () => { throw new Error("No such module: tcp_wrap"); };
+await import(${JSON.stringify(new URL("./probe-helper/main.ts", import.meta.url).href)});
+`,
+    );
+    try {
+      const e = engine({ helpers: 1, localWindow: 1, prewarm: true, helperEntry: entry });
+      for (let i = 0; i < 200 && e.stats().helperError === null; i++) await sleep(25);
+      expect(e.stats().helperError).toMatch(/^helper cannot probe: .*tcp_wrap/);
+      const results = await Promise.all(Array.from({ length: 20 }, () => e.connect(CLOSED_HOST, port, 1000)));
+      expect(results.every((r) => r.state === "closed")).toBe(true);
+      expect(e.stats()).toMatchObject({ helpersStarted: 1, helperProbes: 0, localProbes: 20 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe("with a helper process", () => {

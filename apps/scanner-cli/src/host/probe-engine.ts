@@ -1,12 +1,13 @@
 import { availableParallelism } from "node:os";
 import type { ConnectResult } from "./host.js";
-import { HelperLink, type HelperUsage } from "./probe-helper.js";
+import { HelperLink, type HelperUsage } from "./probe-helper/link.js";
 import {
   connectResult,
   loadTcpWrap,
   Outcome,
   type OutcomeCode,
   SOCKET_REUSE,
+  startConnect,
   statusClassifier,
   statusCodes,
   type TcpConnectRequest,
@@ -34,6 +35,10 @@ export interface ProbeEngineOptions {
   readonly helperActive?: number;
   /** Connect refused sockets again rather than opening new ones (default: on Linux; see SOCKET_REUSE). */
   readonly reuseSockets?: boolean;
+  /** A built helper entry to run with plain node (default: found beside this module; see probe-helper/launch.ts). */
+  readonly helperEntry?: string;
+  /** Loads libuv's TCP handle (default: host/tcp-wrap.ts's adapter); null keeps every probe on net.Socket. */
+  readonly loadBinding?: () => TcpWrapBinding | null;
 }
 
 export interface ProbeEngineStats {
@@ -64,13 +69,13 @@ export interface ProbeEngineStats {
  *  - cancellation costs one listener per AbortSignal (not one per probe): on abort every probe of that signal is
  *    closed and answered `filtered` at once;
  *  - the sockets it holds are the callers' concurrency: it queues nothing beyond what it was asked for.
- * When more probes are in flight than `localWindow`, further ones go to a helper process (host/probe-helper.ts)
+ * When more probes are in flight than `localWindow`, further ones go to a helper process (host/probe-helper/)
  * while it has room, so a scan uses two cores; the helper's answers are the same states. A helper that goes away
  * (crash, kill) has its probes made again here; one that stops answering past the deadline is dropped the same way.
  * Answers null when libuv's TCP handle is not usable on this Node (the caller keeps net.Socket).
  */
 export function createProbeEngine(options: ProbeEngineOptions = {}): ProbeEngine | null {
-  const binding = loadTcpWrap();
+  const binding = (options.loadBinding ?? loadTcpWrap)();
   return binding === null ? null : new ProbeEngine(binding, options);
 }
 
@@ -124,6 +129,7 @@ export class ProbeEngine {
   private readonly localWindow: number;
   private readonly helperWindow: number;
   private readonly helperActive: number;
+  private readonly helperEntry: string | undefined;
   private spawnsLeft: number;
   private closed = false;
   private counts = { localProbes: 0, reusedSockets: 0, helperProbes: 0, requeued: 0, helpersStarted: 0 };
@@ -145,6 +151,7 @@ export class ProbeEngine {
     this.localWindow = Math.max(1, options.localWindow ?? DEFAULT_LOCAL_WINDOW);
     this.helperWindow = Math.max(1, options.helperWindow ?? DEFAULT_HELPER_WINDOW);
     this.helperActive = Math.max(1, Math.min(this.helperWindow, options.helperActive ?? DEFAULT_HELPER_ACTIVE));
+    this.helperEntry = options.helperEntry;
     this.spawnsLeft = this.helperCount + RESPAWNS;
     this.reuse = (options.reuseSockets ?? SOCKET_REUSE) && this.codes.refused !== null && this.codes.aborted !== null;
     const classify = statusClassifier(this.codes);
@@ -204,7 +211,6 @@ export class ProbeEngine {
   }
 
   private startLocal(slot: Slot): void {
-    const v6 = slot.host.includes(":");
     const req = new this.tcp.TCPConnectWrap() as SlotRequest;
     req.oncomplete = this.onComplete;
     req.slot = slot;
@@ -214,33 +220,15 @@ export class ProbeEngine {
     slot.deadline = slot.started + slot.timeoutMs;
     this.live.set(slot.id, slot);
     this.armSweeper();
-    let handle = this.reuse ? (v6 ? this.spare6 : this.spare4).pop() : undefined;
-    let err = 0;
-    let refusedAgain = false;
-    if (handle !== undefined) {
-      // The first connect() resets the refused socket (ECONNABORTED); the second is the probe, whose own errors
-      // are answers as on a fresh socket.
-      const first = connectOn(handle, v6, req, slot.host, slot.port);
-      if (first === this.codes.aborted || first === 0) {
-        err = first === 0 ? 0 : connectOn(handle, v6, req, slot.host, slot.port);
-        this.counts.reusedSockets++;
-      } else {
-        // Either the address is unusable (not an IP literal: a fresh socket says the same) or this system does
-        // not connect a refused socket again; the fresh socket below tells which.
-        handle.close();
-        handle = undefined;
-        refusedAgain = true;
-      }
+    const spares = this.reuse ? (slot.host.includes(":") ? this.spare6 : this.spare4) : null;
+    const started = startConnect(this.tcp, spares, req, slot.host, slot.port, this.codes.aborted);
+    if (started.reused) this.counts.reusedSockets++;
+    if (started.reuseBroken) {
+      this.reuse = false;
+      this.dropSpares();
     }
-    if (handle === undefined) {
-      handle = new this.tcp.TCP(this.tcp.constants.SOCKET);
-      err = connectOn(handle, v6, req, slot.host, slot.port);
-      if (refusedAgain && err === 0) {
-        this.reuse = false;
-        this.dropSpares();
-      }
-    }
-    slot.handle = handle;
+    slot.handle = started.handle;
+    const err = started.status;
     if (err !== 0) this.settle(slot, this.classify(err), performance.now() - slot.started, false);
   }
 
@@ -253,11 +241,16 @@ export class ProbeEngine {
       active: this.helperActive,
       maxActive: this.helperWindow,
     };
-    const link: HelperLink = new HelperLink(this.codes, settings, {
-      ready: () => this.scheduleFlush(),
-      results: (flat) => this.onResults(link, flat),
-      gone: (reason) => this.dropHelper(link, reason),
-    });
+    const link: HelperLink = new HelperLink(
+      this.codes,
+      settings,
+      {
+        ready: () => this.scheduleFlush(),
+        results: (flat) => this.onResults(link, flat),
+        gone: (reason) => this.dropHelper(link, reason),
+      },
+      this.helperEntry,
+    );
     this.links.push(link);
   }
 
@@ -436,10 +429,6 @@ export class ProbeEngine {
       if (link.outstanding > 0 && now - link.lastHeard > limit) this.dropHelper(link, "helper stopped answering");
     }
   }
-}
-
-function connectOn(handle: TcpHandle, v6: boolean, req: TcpConnectRequest, host: string, port: number): number {
-  return v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
 }
 
 function defaultHelpers(): number {

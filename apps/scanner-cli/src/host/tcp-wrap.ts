@@ -8,8 +8,9 @@ import type { ConnectResult } from "./host.js";
  * Why: a port scan opens tens of thousands of connections that carry no data; net.Socket's per-connection cost
  * (a Duplex stream, an Error with a stack for every refusal) made our scan three times slower than nmap's connect
  * scan (measured in bench/port-scan). `process.binding("tcp_wrap")` is on Node's compatibility allow-list (Node 20
- * to 24); when it is missing or changes shape, {@link loadTcpWrap} answers null and callers keep the net.Socket
- * probe (host/net-connect.ts), which gives the same states.
+ * to 24). This file is the only place that touches it: when it is missing, throws or changes shape,
+ * {@link loadTcpWrap} answers null and callers keep the net.Socket probe (host/net-connect.ts), which gives the
+ * same states.
  */
 export interface TcpHandle {
   connect(req: TcpConnectRequest, address: string, port: number): number;
@@ -26,21 +27,45 @@ export interface TcpWrapBinding {
   constants: { SOCKET: number };
 }
 
-export function loadTcpWrap(): TcpWrapBinding | null {
+/** The part of `process` the adapter reads: Node's legacy binding loader and the deprecation switch. */
+export interface BindingSource {
+  binding?: (name: string) => unknown;
+  noDeprecation?: boolean;
+}
+
+/**
+ * libuv's TCP handle, or null where it is not usable (then probes use net.Socket).
+ *
+ * process.binding() is deprecated (DEP0111): silent by default on Node 20–24, a warning on the user's terminal
+ * under `--pending-deprecation`, an exception under `--throw-deprecation` too. Deprecation warnings are switched
+ * off for this one call (emitWarning reads `process.noDeprecation` synchronously), so a scan never prints one.
+ */
+export function loadTcpWrap(source: BindingSource = process as BindingSource): TcpWrapBinding | null {
+  const before = source.noDeprecation;
   try {
-    const binding = (process as unknown as { binding(name: string): unknown }).binding("tcp_wrap") as TcpWrapBinding;
+    if (typeof source.binding !== "function") return null;
+    source.noDeprecation = true;
+    const binding = source.binding("tcp_wrap") as Partial<TcpWrapBinding> | undefined;
+    if (
+      typeof binding?.TCP !== "function" ||
+      typeof binding.TCPConnectWrap !== "function" ||
+      typeof binding.constants?.SOCKET !== "number"
+    )
+      return null;
     const probe = new binding.TCP(binding.constants.SOCKET);
     const usable = typeof probe.connect === "function" && typeof probe.connect6 === "function";
     probe.close();
-    return usable && typeof binding.TCPConnectWrap === "function" ? binding : null;
+    return usable ? (binding as TcpWrapBinding) : null;
   } catch {
     return null;
+  } finally {
+    source.noDeprecation = before;
   }
 }
 
 /**
  * What a connect attempt came to, as a small integer: cheap to compare, and what the helper process sends back
- * (host/probe-helper.ts).
+ * (host/probe-helper/).
  */
 export const Outcome = { open: 0, closed: 1, filtered: 2, localFailure: 3 } as const;
 export type OutcomeCode = (typeof Outcome)[keyof typeof Outcome];
@@ -93,6 +118,55 @@ export function statusCodes(): StatusCodes {
  * probe gets a fresh handle; and wherever the first call answers anything else, reuse is switched off for good.
  */
 export const SOCKET_REUSE = process.platform === "linux";
+
+/** How a connect was started: on which handle, libuv's immediate status, and what it says about socket reuse. */
+export interface ConnectStart {
+  readonly handle: TcpHandle;
+  /** 0: under way (the answer comes to `oncomplete`); else the probe's answer at once. */
+  readonly status: number;
+  /** A kept refused socket was connected again. */
+  readonly reused: boolean;
+  /** A kept socket refused to connect again where a fresh one could: this system does not reuse, stop keeping any. */
+  readonly reuseBroken: boolean;
+}
+
+/**
+ * Starts one connect probe (the scanner's engine and the probe helper alike): on a refused socket kept in `spares`
+ * when there is one (SOCKET_REUSE), else on a fresh handle. `aborted`: ECONNABORTED's status, what the first
+ * connect() on a refused socket answers while resetting it.
+ */
+export function startConnect(
+  tcp: TcpWrapBinding,
+  spares: TcpHandle[] | null,
+  req: TcpConnectRequest,
+  host: string,
+  port: number,
+  aborted: number | null,
+): ConnectStart {
+  const v6 = host.includes(":");
+  const spare = spares?.pop();
+  let triedSpare = false;
+  if (spare !== undefined) {
+    // The first connect() resets the refused socket (ECONNABORTED); the second is the probe, whose own errors are
+    // answers as on a fresh socket.
+    const first = connectOn(spare, v6, req, host, port);
+    if (first === aborted || first === 0) {
+      const status = first === 0 ? 0 : connectOn(spare, v6, req, host, port);
+      return { handle: spare, status, reused: true, reuseBroken: false };
+    }
+    // Either the address is unusable (not an IP literal: a fresh socket says the same) or this system does not
+    // connect a refused socket again; the fresh socket below tells which.
+    spare.close();
+    triedSpare = true;
+  }
+  const handle = new tcp.TCP(tcp.constants.SOCKET);
+  const status = connectOn(handle, v6, req, host, port);
+  return { handle, status, reused: false, reuseBroken: triedSpare && status === 0 };
+}
+
+function connectOn(handle: TcpHandle, v6: boolean, req: TcpConnectRequest, host: string, port: number): number {
+  return v6 ? handle.connect6(req, host, port) : handle.connect(req, host, port);
+}
 
 /** Maps a libuv status to an outcome: 0 is a completed handshake, anything unknown is `filtered`. */
 export function statusClassifier(codes: StatusCodes = statusCodes()): (status: number) => OutcomeCode {

@@ -1,6 +1,7 @@
 import type { FindingInput, HipaaControlId, JsonObject, PhaseId, PhaseStatus, Platform } from "@hcs/protocol";
-import { phaseDescriptor } from "@hcs/protocol";
+import { PLATFORMS, phaseDescriptor } from "@hcs/protocol";
 import type { Host } from "../host/host.js";
+import type { Reading } from "./shared/unavailable.js";
 
 /** What the operator asked the network phases to look at (DESIGN §3.6: network scope is opt-in). */
 export interface ScanScope {
@@ -45,25 +46,80 @@ export interface PhaseOutcome {
   readonly error?: { code: string; message: string };
 }
 
-export interface PhaseDefinition {
+interface PhaseBasics {
   readonly id: PhaseId;
-  /** Platforms with an implementation; on others the runner records `unsupported` without calling run. */
-  readonly platforms: readonly Platform[];
   /** Phases whose outcomes this one reads (ordering); independent phases may run concurrently. */
   readonly dependsOn?: readonly PhaseId[];
   /** Default time budget; the runner aborts the phase's signal when it runs out. */
   readonly timeoutMs?: number;
+}
+
+/** A phase that is the same on every platform it lists (network phases, file scans, the dataset match). */
+export interface PhaseDefinition extends PhaseBasics {
+  /** Platforms with an implementation; on others the runner records `unsupported` without calling run. */
+  readonly platforms: readonly Platform[];
   run(ctx: PhaseContext): Promise<PhaseOutcome>;
 }
 
-export interface Phase extends PhaseDefinition {
+/** What one platform's reader does: read this machine through the host (phases/<id>/<platform>.ts). */
+export type PlatformReader<T> = (host: Host, signal: AbortSignal) => Promise<Reading<T>>;
+
+/**
+ * A phase whose facts are read differently on each OS, declared once: one reader per platform it supports (the
+ * runner records `unsupported` on the others), called by the runner before `run`. When the reader answers
+ * Unavailable, the runner ends the phase (status by kind, runner/unavailable-outcome.ts) without calling `run`.
+ */
+export interface ReaderPhaseDefinition<T> extends PhaseBasics {
+  readonly readers: Readonly<Partial<Record<Platform, PlatformReader<T>>>>;
+  run(ctx: PhaseContext, reading: T): Promise<PhaseOutcome>;
+}
+
+/**
+ * As {@link ReaderPhaseDefinition}, for a phase whose reading is one part among others: `run` gets an unavailable
+ * reading too, and records that part as not read.
+ */
+export interface PartReaderPhaseDefinition<T> extends PhaseBasics {
+  readonly readers: Readonly<Partial<Record<Platform, PlatformReader<T>>>>;
+  readonly readingIsPart: true;
+  run(ctx: PhaseContext, reading: Reading<T>): Promise<PhaseOutcome>;
+}
+
+export interface Phase extends PhaseBasics {
   readonly title: string;
   readonly controls: readonly HipaaControlId[];
   readonly touchesNetwork: boolean;
+  /** Platforms with an implementation (a reader, for phases with per-OS readers). */
+  readonly platforms: readonly Platform[];
+  /** This platform's reader, if the phase has per-OS readers; the runner calls it before `run`. */
+  readonly read?: (ctx: PhaseContext) => Promise<unknown>;
+  /** Whether an unavailable reading ends the phase (runner) rather than going to `run`. */
+  readonly readingRequired: boolean;
+  run(ctx: PhaseContext, reading?: unknown): Promise<PhaseOutcome>;
 }
 
 /** Declares a phase; title, controls and network flag come from the protocol's phase table. */
-export function definePhase(def: PhaseDefinition): Phase {
+export function definePhase(def: PhaseDefinition): Phase;
+export function definePhase<T>(def: ReaderPhaseDefinition<T>): Phase;
+export function definePhase<T>(def: PartReaderPhaseDefinition<T>): Phase;
+export function definePhase<T>(def: PhaseDefinition | ReaderPhaseDefinition<T> | PartReaderPhaseDefinition<T>): Phase {
   const d = phaseDescriptor(def.id);
-  return { ...def, title: d.title, controls: d.controls, touchesNetwork: d.touchesNetwork };
+  const basics = {
+    id: def.id,
+    ...(def.dependsOn ? { dependsOn: def.dependsOn } : {}),
+    ...(def.timeoutMs ? { timeoutMs: def.timeoutMs } : {}),
+    title: d.title,
+    controls: d.controls,
+    touchesNetwork: d.touchesNetwork,
+  };
+  if (!("readers" in def))
+    return { ...basics, platforms: def.platforms, readingRequired: false, run: (ctx) => def.run(ctx) };
+  const readers = def.readers;
+  return {
+    ...basics,
+    // In the protocol's platform order, whatever order the readers were written in.
+    platforms: PLATFORMS.filter((p) => readers[p] !== undefined),
+    read: (ctx) => readers[ctx.host.platform]!(ctx.host, ctx.signal),
+    readingRequired: !("readingIsPart" in def),
+    run: (ctx, reading) => def.run(ctx, reading as T),
+  };
 }

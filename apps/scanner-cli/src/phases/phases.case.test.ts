@@ -219,9 +219,11 @@ describe("platform specifics", () => {
     const scope = { mode: "host" as const, hosts: ["127.0.0.1"], given: [] };
     const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
     expect(r.filter((x) => x.status === "failed")).toEqual([]);
+    // A missing tool is decided by the runner, as for every phase: unsupported here, with the reader's words.
     expect(r.find((x) => x.id === "disk_encryption")).toMatchObject({
-      status: "skipped",
+      status: "unsupported",
       reason: "lsblk is not available on this machine",
+      facts: { unavailable: "not_found" },
     });
   });
 
@@ -241,9 +243,9 @@ describe("platform specifics", () => {
       const r = await runPhases({ host, phases: PHASE_REGISTRY, scope, options: { ephiPaths: [] } });
       const byId = new Map(r.map((x) => [x.id, x]));
       expect(r.filter((x) => x.status === "failed")).toEqual([]);
-      expect(byId.get("patches")).toMatchObject({ status: "skipped", reason: patches });
-      expect(byId.get("access_control")).toMatchObject({ status: "skipped", reason: access });
-      expect(byId.get("mfa")?.status).toBe("skipped");
+      expect(byId.get("patches")).toMatchObject({ status: "unsupported", reason: patches });
+      expect(byId.get("access_control")).toMatchObject({ status: "unsupported", reason: access });
+      expect(byId.get("mfa")?.status).toBe("unsupported");
       // Neither the firewall's state nor targets: nothing about the segment was assessed, so it does not read "ok".
       expect(byId.get("segmentation")).toMatchObject({
         status: "skipped",

@@ -3,9 +3,11 @@ import { type PhaseId, type PhaseResult, PhaseResultSchema } from "@hcs/protocol
 import type { Host } from "../host/host.js";
 import type { Phase, PhaseContext, PhaseOptions, PhaseOutcome, ScanScope } from "../phases/phase.js";
 import { failed, skipped, unsupported } from "../phases/shared/outcome.js";
+import { isUnavailable } from "../phases/shared/unavailable.js";
 import type { RunnerEvent } from "./events.js";
 import { withNetworkScope } from "./network-guard.js";
 import { orderByDependencies, protocolRank } from "./topo-order.js";
+import { unavailableOutcome } from "./unavailable-outcome.js";
 
 export interface RunPhasesInput {
   readonly host: Host;
@@ -120,7 +122,13 @@ async function runWithBudget(
     earlier,
     log: (message) => input.onEvent?.({ type: "phase_log", id: phase.id, message }),
   };
-  const work = (async () => phase.run(ctx))().catch((error: unknown) =>
+  const work = (async () => {
+    if (phase.read === undefined) return phase.run(ctx);
+    // The phase's reader for this platform first; an unavailable reading ends it the same way for every phase.
+    const reading = await phase.read(ctx);
+    if (phase.readingRequired && isUnavailable(reading)) return unavailableOutcome(reading);
+    return phase.run(ctx, reading);
+  })().catch((error: unknown) =>
     failed("phase_error", error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   );
   try {

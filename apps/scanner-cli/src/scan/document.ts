@@ -3,7 +3,8 @@ import { type PhaseResult, type Platform, type ScanResultDocument, ScanResultDoc
 import type { ScanScope } from "../phases/phase.js";
 import { fitUploadLimits, type LeftOut } from "./fit-upload-limits.js";
 
-export interface HostIdentity {
+/** The host as the upload describes it. */
+export interface DocumentHost {
   readonly hostname: string;
   readonly platform: Platform;
   readonly os_name: string;
@@ -18,7 +19,7 @@ export interface HostIdentity {
 export function buildScanDocument(input: {
   agentId: string;
   scannerVersion: string;
-  host: HostIdentity;
+  host: DocumentHost;
   scope: ScanScope;
   startedAt: Date;
   completedAt: Date;

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createFakeHost } from "../../host/fake-host.js";
+import { isUnavailable } from "../shared/unavailable.js";
 import { darwinAccessControl } from "./darwin.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
@@ -27,7 +28,7 @@ describe("macOS access control", () => {
       macWith(loginwindow, "darwin-sysadminctl-screenlock-immediate.txt"),
       new AbortController().signal,
     );
-    if (typeof state === "string") throw new Error(state);
+    if (isUnavailable(state)) throw new Error(state.message);
     expect(state.findings.map((f) => f.id)).toEqual([
       "access_control.guest_account_enabled",
       "access_control.automatic_login",
@@ -41,7 +42,7 @@ describe("macOS access control", () => {
   it("accepts a short screen-lock delay and names what it could not read", async () => {
     const host = macWith("", "darwin-sysadminctl-screenlock-5s.txt");
     const state = await darwinAccessControl(host, new AbortController().signal);
-    if (typeof state === "string") throw new Error(state);
+    if (isUnavailable(state)) throw new Error(state.message);
     expect(state.findings.map((f) => f.id)).not.toContain("access_control.screen_lock_off");
     expect(state.facts).toMatchObject({ guest_enabled: null, automatic_login: null });
     expect(state.facts.loginwindow_unavailable).toMatch(/loginwindow preferences printed nothing readable/);

@@ -1,7 +1,8 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { ExecResult, Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable, unusableOutput } from "../shared/command.js";
 import { defaultsBool, defaultsString, parseDefaultsDomain } from "../shared/defaults-read.js";
+import { type Reading, unparsed } from "../shared/unavailable.js";
 import {
   type AccessControlState,
   automaticLoginFinding,
@@ -22,7 +23,7 @@ const PROFILE_HINT = "or enforce it with a configuration profile from your MDM";
  * (pwpolicy) and screen lock (sysadminctl). Each read degrades on its own: what could not be read is named in the
  * facts, never guessed.
  */
-export async function darwinAccessControl(host: Host, signal: AbortSignal): Promise<AccessControlState | string> {
+export async function darwinAccessControl(host: Host, signal: AbortSignal): Promise<Reading<AccessControlState>> {
   const run = (command: string, args: string[]) => host.exec(command, args, { signal });
   const [dscl, loginwindow, pwpolicy, screenLock] = await Promise.all([
     run("dscl", [".", "-read", "/Groups/admin", "GroupMembership"]),
@@ -31,7 +32,7 @@ export async function darwinAccessControl(host: Host, signal: AbortSignal): Prom
     run("sysadminctl", ["-screenLock", "status"]),
   ]);
   const admins = readable(dscl) ? parseDsclGroupMembership(dscl.stdout) : null;
-  if (admins === null) return unusableOutput(dscl) ?? "dscl printed no admin group membership";
+  if (admins === null) return commandUnavailable(dscl) ?? unparsed("dscl printed no admin group membership");
   const humanAdmins = admins.filter((a) => !BUILT_IN_ADMINS.has(a));
   const login = readable(loginwindow) ? parseDefaultsDomain(loginwindow.stdout) : null;
   const guestEnabled = login ? (defaultsBool(defaultsString(login, "GuestEnabled")) ?? false) : null;

@@ -1,5 +1,5 @@
-import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
-import { ok, skipped } from "../shared/outcome.js";
+import { definePhase } from "../phase.js";
+import { ok } from "../shared/outcome.js";
 import { darwinAccessControl } from "./darwin.js";
 import { linuxAccessControl } from "./linux.js";
 import { windowsAccessControl } from "./win32.js";
@@ -11,22 +11,12 @@ import { windowsAccessControl } from "./win32.js";
  */
 export const accessControlPhase = definePhase({
   id: "access_control",
-  platforms: ["linux", "darwin", "win32"],
-  run: checkAccessControl,
+  readers: { linux: linuxAccessControl, darwin: darwinAccessControl, win32: windowsAccessControl },
+  run: async (_ctx, state) => {
+    // The readers name each part they could not read as `<part>_unavailable` in the facts.
+    const unavailable = Object.entries(state.facts).flatMap(([key, value]) =>
+      key.endsWith("_unavailable") && typeof value === "string" ? [[key.slice(0, -"_unavailable".length), value]] : [],
+    );
+    return ok(state.facts, state.findings, Object.fromEntries(unavailable));
+  },
 });
-
-async function checkAccessControl(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const { host, signal } = ctx;
-  const state =
-    host.platform === "win32"
-      ? await windowsAccessControl(host, signal)
-      : host.platform === "darwin"
-        ? await darwinAccessControl(host, signal)
-        : await linuxAccessControl(host);
-  if (typeof state === "string") return skipped(state);
-  // The readers name each part they could not read as `<part>_unavailable` in the facts.
-  const unavailable = Object.entries(state.facts).flatMap(([key, value]) =>
-    key.endsWith("_unavailable") && typeof value === "string" ? [[key.slice(0, -"_unavailable".length), value]] : [],
-  );
-  return ok(state.facts, state.findings, Object.fromEntries(unavailable));
-}

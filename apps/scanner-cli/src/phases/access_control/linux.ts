@@ -1,19 +1,22 @@
 import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
 import { phaseFinding } from "../shared/finding.js";
+import { type Reading, Unavailable } from "../shared/unavailable.js";
 import { type AccessControlState, manyAdminsFinding } from "./findings.js";
 import { extraSuperusers, groupMembers, loginDefsNumber } from "./parse.js";
 
 const ADMIN_GROUPS = ["sudo", "wheel", "admin"];
 
 /** Local administrators, extra superusers and password ageing from /etc files (readable without root). */
-export async function linuxAccessControl(host: Host): Promise<AccessControlState | string> {
+export async function linuxAccessControl(host: Host): Promise<Reading<AccessControlState>> {
   const [group, passwd, loginDefs] = await Promise.all([
     host.fs.readFile("/etc/group"),
     host.fs.readFile("/etc/passwd"),
     host.fs.readFile("/etc/login.defs"),
   ]);
-  if (group === null || passwd === null) return "/etc/group or /etc/passwd is not readable";
+  // Both exist on every Linux: unreadable means this run may not read them.
+  if (group === null || passwd === null)
+    return new Unavailable("permission", "/etc/group or /etc/passwd is not readable");
   const admins = [...new Set([...groupMembers(group, ADMIN_GROUPS).values()].flat())];
   const superusers = extraSuperusers(passwd);
   const maxDays = loginDefs ? loginDefsNumber(loginDefs, "PASS_MAX_DAYS") : null;

@@ -1,15 +1,16 @@
 import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable, unusableOutput } from "../shared/command.js";
+import type { Reading } from "../shared/unavailable.js";
 import { type AccessControlState, manyAdminsFinding, noLockoutFinding, weakPasswordLengthFinding } from "./findings.js";
 import { parseNetAccounts, parseNetLocalgroup } from "./parse.js";
 
 const GPO_HINT = "by Group Policy or Intune (Account Policies)";
 
 /** Members of the local Administrators group and the local password policy (net.exe needs no elevation). */
-export async function windowsAccessControl(host: Host, signal: AbortSignal): Promise<AccessControlState | string> {
+export async function windowsAccessControl(host: Host, signal: AbortSignal): Promise<Reading<AccessControlState>> {
   const group = await host.exec("net", ["localgroup", "Administrators"], { signal });
-  const problem = unusableOutput(group);
+  const problem = commandUnavailable(group);
   if (problem) return problem;
   const admins = parseNetLocalgroup(group.stdout);
   const accounts = await host.exec("net", ["accounts"], { signal });

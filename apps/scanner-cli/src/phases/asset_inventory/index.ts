@@ -1,8 +1,8 @@
 import type { FindingInput } from "@hcs/protocol";
-import type { Host } from "../../host/host.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok } from "../shared/outcome.js";
+import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { darwinSoftware } from "./darwin.js";
 import { linuxSoftware } from "./linux.js";
 import { classifyEphiRoles, type Software } from "./parse.js";
@@ -14,29 +14,24 @@ const MAX_SOFTWARE = 5000;
 /** Hardware, OS, installed software and the ePHI-bearing roles of this machine (DESIGN §3.6, phase 8). */
 export const assetInventoryPhase = definePhase({
   id: "asset_inventory",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: linuxSoftware, darwin: darwinSoftware, win32: windowsSoftware },
+  // The software list is one part of the inventory: without it, hardware and OS are still reported.
+  readingIsPart: true,
   // system_profiler alone can take two minutes on a Mac full of applications.
   timeoutMs: 180_000,
   run: inventory,
 });
 
-function installedSoftware(host: Host, signal: AbortSignal): Promise<Software[] | string> {
-  if (host.platform === "win32") return windowsSoftware(host, signal);
-  if (host.platform === "darwin") return darwinSoftware(host, signal);
-  return linuxSoftware(host, signal);
-}
-
-async function inventory(ctx: PhaseContext): Promise<PhaseOutcome> {
+async function inventory(ctx: PhaseContext, software: Reading<Software[]>): Promise<PhaseOutcome> {
   const { host } = ctx;
-  const [os, system, cpu, memoryBytes, processes, software] = await Promise.all([
+  const [os, system, cpu, memoryBytes, processes] = await Promise.all([
     host.sysinfo.osInfo(),
     host.sysinfo.system(),
     host.sysinfo.cpu(),
     host.sysinfo.memoryBytes(),
     host.sysinfo.processes(),
-    installedSoftware(host, ctx.signal),
   ]);
-  const installed: Software[] = typeof software === "string" ? [] : software;
+  const installed: Software[] = isUnavailable(software) ? [] : software;
   const roles = classifyEphiRoles([...installed.map((s) => s.name), ...new Set(processes.map((p) => p.name))]);
   const ephiRoles = [...roles.keys()];
   const findings: FindingInput[] = ephiRoles.length
@@ -75,7 +70,7 @@ async function inventory(ctx: PhaseContext): Promise<PhaseOutcome> {
       },
       software_count: installed.length,
       software: installed.slice(0, MAX_SOFTWARE).map((s) => ({ name: s.name, version: s.version })),
-      ...(typeof software === "string" ? { software_unavailable: software } : {}),
+      ...(isUnavailable(software) ? { software_unavailable: software.message } : {}),
       ephi_roles: ephiRoles,
     },
     findings,

@@ -1,6 +1,7 @@
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable } from "../shared/command.js";
 import { parseRegQuery } from "../shared/reg-query.js";
+import { type Reading, type Unavailable, unparsed } from "../shared/unavailable.js";
 import { parseUninstallEntries, type Software } from "./parse.js";
 
 /**
@@ -14,14 +15,14 @@ const UNINSTALL_KEYS = [
 ];
 
 /** Installed programs from the uninstall registry (readable without elevation). */
-export async function windowsSoftware(host: Host, signal: AbortSignal): Promise<Software[] | string> {
+export async function windowsSoftware(host: Host, signal: AbortSignal): Promise<Reading<Software[]>> {
   const seen = new Set<string>();
   const out: Software[] = [];
   let readable = 0;
-  let problem: string | null = null;
+  let problem: Unavailable | null = null;
   for (const key of UNINSTALL_KEYS) {
     const r = await host.exec("reg", ["query", key, "/s"], { signal });
-    problem ??= unusableOutput(r);
+    problem ??= commandUnavailable(r);
     // 32-bit Windows has no WOW6432Node: reg exits 1 for the missing key, which is not an error here.
     if (!r.ok) continue;
     readable++;
@@ -32,5 +33,5 @@ export async function windowsSoftware(host: Host, signal: AbortSignal): Promise<
       out.push(s);
     }
   }
-  return readable > 0 ? out : (problem ?? "reg query could not read the uninstall registry");
+  return readable > 0 ? out : (problem ?? unparsed("reg query could not read the uninstall registry"));
 }

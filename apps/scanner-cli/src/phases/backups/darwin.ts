@@ -1,5 +1,6 @@
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable, unusableOutput } from "../shared/command.js";
+import { type Reading, unparsed } from "../shared/unavailable.js";
 import { parseTmutilDestinations, parseTmutilLatestBackup } from "./parse.js";
 import type { NativeBackupRecord } from "./record.js";
 
@@ -9,12 +10,12 @@ const LATEST_UNAVAILABLE = {
 } as const;
 
 /** Time Machine destinations and the newest backup (tmutil answers with text, not exit codes, so the text decides). */
-export async function timeMachineRecord(host: Host, signal: AbortSignal): Promise<NativeBackupRecord | string> {
+export async function timeMachineRecord(host: Host, signal: AbortSignal): Promise<Reading<NativeBackupRecord>> {
   const info = await host.exec("tmutil", ["destinationinfo"], { signal });
-  const problem = unusableOutput(info);
+  const problem = commandUnavailable(info);
   if (problem) return problem;
   const destinations = parseTmutilDestinations(`${info.stdout}\n${info.stderr}`);
-  if (destinations === null) return "tmutil destinationinfo printed an unexpected answer";
+  if (destinations === null) return unparsed("tmutil destinationinfo printed an unexpected answer");
   if (destinations.length === 0) return { source: "time_machine", configured: false, lastBackupAt: null };
   const latest = await host.exec("tmutil", ["latestbackup"], { signal });
   const answer = unusableOutput(latest) ? null : parseTmutilLatestBackup(`${latest.stdout}\n${latest.stderr}`);

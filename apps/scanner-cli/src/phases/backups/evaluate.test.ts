@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createFakeHost } from "../../host/fake-host.js";
+import { Unavailable } from "../shared/unavailable.js";
 import { evaluateBackups } from "./evaluate.js";
 import { timeshiftRecord } from "./linux.js";
 import { parseWbadminVersions } from "./parse.js";
@@ -34,7 +35,11 @@ describe("backup evaluation", () => {
   });
 
   it("draws no conclusion from a tool it could not read, and says why", () => {
-    const r = evaluateBackups([], "wbadmin needs administrator (root) privileges", new Date());
+    const r = evaluateBackups(
+      [],
+      new Unavailable("permission", "wbadmin needs administrator (root) privileges"),
+      new Date(),
+    );
     expect(ids(r)).toEqual([]);
     expect(r.facts).toMatchObject({
       native_backup_unavailable: "wbadmin needs administrator (root) privileges",
@@ -56,7 +61,13 @@ describe("timeshift on Linux", () => {
       lastBackupAt: new Date(2019, 6, 16, 16, 35, 42),
       count: 12,
     });
+    // Not installed: no native record to read, which is not a failure to read one.
     const missing = await timeshiftRecord(createFakeHost({ platform: "linux" }), new AbortController().signal);
-    expect(missing).toBe("timeshift is not available on this machine");
+    expect(missing).toBeNull();
+    const notRoot = await timeshiftRecord(
+      createFakeHost({ platform: "linux", commands: { "timeshift --list": { permissionDenied: true, exitCode: 1 } } }),
+      new AbortController().signal,
+    );
+    expect(notRoot).toEqual(new Unavailable("permission", "timeshift needs administrator (root) privileges"));
   });
 });

@@ -1,5 +1,6 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import { phaseFinding } from "../shared/finding.js";
+import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import type { NativeBackupRecord } from "./record.js";
 
 /** DESIGN §3.6: the last successful backup must be at most 48 hours old. */
@@ -16,16 +17,16 @@ export interface BackupEvaluation {
   readonly findings: FindingInput[];
 }
 
-/** Findings from the backup agents found and the native tool's record (a string: why it could not be read). */
+/** Findings from the backup agents found and the native tool's record (null: no native tool in use). */
 export function evaluateBackups(
   agents: readonly string[],
-  record: NativeBackupRecord | string | null,
+  record: Reading<NativeBackupRecord | null>,
   now: Date,
 ): BackupEvaluation {
-  const native = typeof record === "object" ? record : null;
+  const native = isUnavailable(record) ? null : record;
   const findings: FindingInput[] = [];
   // When the system's own tool could not be read, its absence is not established either: no finding then.
-  if (agents.length === 0 && typeof record !== "string" && !native?.configured) {
+  if (agents.length === 0 && !isUnavailable(record) && !native?.configured) {
     findings.push(
       phaseFinding("backups", {
         check: "no_backup_agent",
@@ -80,7 +81,7 @@ export function evaluateBackups(
             ...(native.count !== undefined ? { backups_listed: native.count } : {}),
           }
         : null,
-      ...(typeof record === "string" ? { native_backup_unavailable: record } : {}),
+      ...(isUnavailable(record) ? { native_backup_unavailable: record.message } : {}),
       last_backup: native?.lastBackupAt
         ? { source: native.source, at: native.lastBackupAt.toISOString(), age_hours: ageHours }
         : null,

@@ -1,7 +1,7 @@
-import type { Host } from "../../host/host.js";
 import { softwareOf } from "../asset_inventory/software-facts.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { ok, skipped } from "../shared/outcome.js";
+import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { backupAgents } from "./agents.js";
 import { timeMachineRecord } from "./darwin.js";
 import { evaluateBackups } from "./evaluate.js";
@@ -17,27 +17,18 @@ import { windowsBackupRecord } from "./win32.js";
  */
 export const backupsPhase = definePhase({
   id: "backups",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: timeshiftRecord, darwin: timeMachineRecord, win32: windowsBackupRecord },
+  // The system's own record is one source among the agents: without it, the agents are still reported.
+  readingIsPart: true,
   dependsOn: ["asset_inventory"],
   run: checkBackups,
 });
 
-async function nativeRecord(
-  host: Host,
-  signal: AbortSignal,
-  agents: readonly string[],
-): Promise<NativeBackupRecord | string | null> {
-  if (host.platform === "darwin") return timeMachineRecord(host, signal);
-  if (host.platform === "win32") return windowsBackupRecord(host, signal);
-  return agents.includes("timeshift") ? timeshiftRecord(host, signal) : null;
-}
-
-async function checkBackups(ctx: PhaseContext): Promise<PhaseOutcome> {
+async function checkBackups(ctx: PhaseContext, record: Reading<NativeBackupRecord | null>): Promise<PhaseOutcome> {
   const software = softwareOf(ctx.earlier.get("asset_inventory"));
   if (!software) return skipped("needs the software list of the asset_inventory phase, which did not complete");
   const processes = await ctx.host.sysinfo.processes();
   const agents = backupAgents([...software.map((s) => s.name), ...processes.map((p) => p.name)]);
-  const record = await nativeRecord(ctx.host, ctx.signal, agents);
   const { facts, findings } = evaluateBackups(agents, record, ctx.host.now());
-  return ok(facts, findings, { last_backup: typeof record === "string" ? `could not be read: ${record}` : null });
+  return ok(facts, findings, { last_backup: isUnavailable(record) ? `could not be read: ${record.message}` : null });
 }

@@ -1,8 +1,8 @@
 import type { JsonObject } from "@hcs/protocol";
-import type { Host } from "../../host/host.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { mapBounded } from "../shared/bounded.js";
 import { ok } from "../shared/outcome.js";
+import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { darwinNeighbours } from "./darwin.js";
 import { linuxNeighbours } from "./linux.js";
 import type { Neighbour } from "./parse.js";
@@ -15,17 +15,18 @@ const LIVENESS_TIMEOUT_MS = 800;
 /** Host identity, interfaces, gateway, neighbours, and which in-scope hosts answer (DESIGN §3.6, phase 1). */
 export const discoveryPhase = definePhase({
   id: "discovery",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: linuxNeighbours, darwin: darwinNeighbours, win32: windowsNeighbours },
+  // The neighbour table is one part of discovery: without it, interfaces and live hosts are still reported.
+  readingIsPart: true,
   run: discover,
 });
 
-async function discover(ctx: PhaseContext): Promise<PhaseOutcome> {
+async function discover(ctx: PhaseContext, neighbours: Reading<Neighbour[]>): Promise<PhaseOutcome> {
   const { host } = ctx;
-  const [os, interfaces, gateway, neighbours, live] = await Promise.all([
+  const [os, interfaces, gateway, live] = await Promise.all([
     host.sysinfo.osInfo(),
     host.sysinfo.networkInterfaces(),
     host.sysinfo.defaultGateway(),
-    readNeighbours(host, ctx.signal),
     liveHosts(ctx),
   ]);
   const facts: JsonObject = {
@@ -47,15 +48,9 @@ async function discover(ctx: PhaseContext): Promise<PhaseOutcome> {
     hosts_in_scope: ctx.scope.hosts.length,
     live_hosts: live,
   };
-  if (typeof neighbours === "string") facts.neighbours_unavailable = neighbours;
+  if (isUnavailable(neighbours)) facts.neighbours_unavailable = neighbours.message;
   else facts.neighbours = neighbours.map((n) => ({ address: n.address, mac: n.mac, iface: n.iface }));
   return ok(facts);
-}
-
-async function readNeighbours(host: Host, signal: AbortSignal): Promise<Neighbour[] | string> {
-  if (host.platform === "linux") return linuxNeighbours(host, signal);
-  if (host.platform === "darwin") return darwinNeighbours(host, signal);
-  return windowsNeighbours(host, signal);
 }
 
 /** In-scope hosts that answer a TCP connect on any liveness port (first answer wins). */

@@ -3,7 +3,7 @@ import type { Host } from "../../host/host.js";
 import { ephiBearingEvidence } from "../ephi-bearing.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { phaseFinding } from "../shared/finding.js";
-import { ok, skipped } from "../shared/outcome.js";
+import { ok } from "../shared/outcome.js";
 import { darwinVolumes } from "./darwin.js";
 import { linuxVolumes } from "./linux.js";
 import type { VolumeEncryption } from "./parse.js";
@@ -12,21 +12,13 @@ import { windowsVolumes } from "./win32.js";
 /** BitLocker / FileVault / LUKS state of every fixed volume (DESIGN §3.6, phase 4). */
 export const diskEncryptionPhase = definePhase({
   id: "disk_encryption",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: linuxVolumes, darwin: darwinVolumes, win32: windowsVolumes },
   // Whether the machine holds ePHI decides the grade cap; those phases say so.
   dependsOn: ["asset_inventory", "ephi_flow"],
   run: checkDiskEncryption,
 });
 
-function readVolumes(host: Host, signal: AbortSignal): Promise<VolumeEncryption[] | string> {
-  if (host.platform === "linux") return linuxVolumes(host, signal);
-  if (host.platform === "darwin") return darwinVolumes(host, signal);
-  return windowsVolumes(host, signal);
-}
-
-async function checkDiskEncryption(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const volumes = await readVolumes(ctx.host, ctx.signal);
-  if (typeof volumes === "string") return skipped(volumes);
+async function checkDiskEncryption(ctx: PhaseContext, volumes: VolumeEncryption[]): Promise<PhaseOutcome> {
   const ephi = ephiBearingEvidence(ctx.earlier);
   const findings: FindingInput[] = volumes
     .filter((v) => !v.encrypted)

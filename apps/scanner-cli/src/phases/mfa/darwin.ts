@@ -1,7 +1,8 @@
 import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable } from "../shared/command.js";
 import { defaultsBool, parseDefaultsKey } from "../shared/defaults-read.js";
+import { type Reading, type Unavailable, unparsed } from "../shared/unavailable.js";
 import { type MfaState, noMfaForLogins } from "./findings.js";
 
 /** Where a configuration profile (MDM) puts the setting, and where a local administrator writes it. */
@@ -14,13 +15,13 @@ const SMART_CARD_DOMAINS = [
  * Smart-card (PIV/CAC) enforcement: with enforceSmartCard on, macOS accepts only the card plus its PIN at login and
  * unlock. Touch ID is not counted: it stands in for the password rather than adding a factor.
  */
-export async function darwinMfa(host: Host, signal: AbortSignal): Promise<MfaState | string> {
+export async function darwinMfa(host: Host, signal: AbortSignal): Promise<Reading<MfaState>> {
   let enforced = false;
   let readable = 0;
-  let problem: string | null = null;
+  let problem: Unavailable | null = null;
   for (const domain of SMART_CARD_DOMAINS) {
     const r = await host.exec("defaults", ["read", domain, "enforceSmartCard"], { signal });
-    const unusable = unusableOutput(r);
+    const unusable = commandUnavailable(r);
     if (unusable) {
       problem ??= unusable;
       continue;
@@ -31,7 +32,7 @@ export async function darwinMfa(host: Host, signal: AbortSignal): Promise<MfaSta
     readable++;
     if (value !== null && defaultsBool(value) === true) enforced = true;
   }
-  if (readable === 0) return problem ?? "defaults printed nothing readable for the smart card settings";
+  if (readable === 0) return problem ?? unparsed("defaults printed nothing readable for the smart card settings");
   const findings: FindingInput[] = enforced
     ? []
     : [

@@ -1,5 +1,5 @@
-import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
-import { ok, skipped } from "../shared/outcome.js";
+import { definePhase } from "../phase.js";
+import { ok } from "../shared/outcome.js";
 import { darwinMfa } from "./darwin.js";
 import { linuxMfa } from "./linux.js";
 import { windowsMfa } from "./win32.js";
@@ -11,18 +11,6 @@ import { windowsMfa } from "./win32.js";
  */
 export const mfaPhase = definePhase({
   id: "mfa",
-  platforms: ["linux", "darwin", "win32"],
-  run: checkMfa,
+  readers: { linux: linuxMfa, darwin: darwinMfa, win32: windowsMfa },
+  run: async (_ctx, state) => ok(state.facts, state.findings),
 });
-
-async function checkMfa(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const { host, signal } = ctx;
-  const state =
-    host.platform === "win32"
-      ? await windowsMfa(host, signal)
-      : host.platform === "darwin"
-        ? await darwinMfa(host, signal)
-        : await linuxMfa(host, signal);
-  if (typeof state === "string") return skipped(state);
-  return ok(state.facts, state.findings);
-}

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createFakeHost } from "../../host/fake-host.js";
+import { Unavailable } from "../shared/unavailable.js";
 import { darwinMfa } from "./darwin.js";
 import { windowsMfa } from "./win32.js";
 
@@ -20,8 +21,8 @@ describe("MFA readers through the host", () => {
       },
     });
     expect(await darwinMfa(host, signal)).toEqual({ facts: { smart_card_enforced: true }, findings: [] });
-    expect(await darwinMfa(createFakeHost({ platform: "darwin" }), signal)).toBe(
-      "defaults is not available on this machine",
+    expect(await darwinMfa(createFakeHost({ platform: "darwin" }), signal)).toEqual(
+      new Unavailable("not_found", "defaults is not available on this machine"),
     );
   });
 

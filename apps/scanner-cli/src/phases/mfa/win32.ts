@@ -1,6 +1,7 @@
 import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable } from "../shared/command.js";
+import { type Reading, unparsed } from "../shared/unavailable.js";
 import { type MfaState, noMfaForLogins } from "./findings.js";
 import { parseDsregcmdStatus } from "./parse.js";
 
@@ -9,12 +10,12 @@ import { parseDsregcmdStatus } from "./parse.js";
  * the account the scan runs as, so the evidence says so; a consumer Windows Hello PIN does not appear there and is
  * not centrally enforced, which is why only a Hello for Business key counts as a second factor.
  */
-export async function windowsMfa(host: Host, signal: AbortSignal): Promise<MfaState | string> {
+export async function windowsMfa(host: Host, signal: AbortSignal): Promise<Reading<MfaState>> {
   const r = await host.exec("dsregcmd", ["/status"], { signal });
-  const problem = unusableOutput(r);
+  const problem = commandUnavailable(r);
   if (problem) return problem;
   const status = parseDsregcmdStatus(r.stdout);
-  if (!status) return "dsregcmd printed no device state";
+  if (!status) return unparsed("dsregcmd printed no device state");
   const findings: FindingInput[] = [];
   if (status.helloForBusinessKey !== true) {
     findings.push(

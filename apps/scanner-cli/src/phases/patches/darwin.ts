@@ -1,7 +1,8 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable } from "../shared/command.js";
 import { phaseFinding } from "../shared/finding.js";
+import { type Reading, unparsed } from "../shared/unavailable.js";
 import { parseSoftwareUpdatePrefs } from "./softwareupdate.js";
 
 const DAY_MS = 86_400_000;
@@ -15,12 +16,12 @@ const STALE_CHECK_DAYS = 14;
 export async function darwinPatchState(
   host: Host,
   signal: AbortSignal,
-): Promise<{ facts: JsonObject; findings: FindingInput[] } | string> {
+): Promise<Reading<{ facts: JsonObject; findings: FindingInput[] }>> {
   const r = await host.exec("defaults", ["read", "/Library/Preferences/com.apple.SoftwareUpdate"], { signal });
-  const problem = unusableOutput(r);
+  const problem = commandUnavailable(r);
   if (problem) return problem;
   const state = parseSoftwareUpdatePrefs(r.stdout);
-  if (!state) return "Software Update has no readable record on this Mac (defaults printed no preferences)";
+  if (!state) return unparsed("Software Update has no readable record on this Mac (defaults printed no preferences)");
   const checkAgeDays = state.lastFullCheck
     ? Math.max(0, Math.floor((host.now().getTime() - state.lastFullCheck.getTime()) / DAY_MS))
     : null;

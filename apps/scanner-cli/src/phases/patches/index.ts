@@ -1,5 +1,5 @@
-import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
-import { ok, skipped } from "../shared/outcome.js";
+import { definePhase } from "../phase.js";
+import { ok } from "../shared/outcome.js";
 import { darwinPatchState } from "./darwin.js";
 import { linuxPatchState } from "./linux.js";
 import { windowsPatchState } from "./win32.js";
@@ -10,19 +10,7 @@ import { windowsPatchState } from "./win32.js";
  */
 export const patchesPhase = definePhase({
   id: "patches",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: linuxPatchState, darwin: darwinPatchState, win32: windowsPatchState },
   timeoutMs: 120_000,
-  run: checkPatches,
+  run: async (_ctx, state) => ok(state.facts, state.findings),
 });
-
-async function checkPatches(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const { host, signal } = ctx;
-  const state =
-    host.platform === "win32"
-      ? await windowsPatchState(host, signal)
-      : host.platform === "darwin"
-        ? await darwinPatchState(host, signal)
-        : await linuxPatchState(host, signal);
-  if (typeof state === "string") return skipped(state);
-  return ok(state.facts, state.findings);
-}

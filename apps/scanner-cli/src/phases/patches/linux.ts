@@ -1,7 +1,8 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable } from "../shared/command.js";
 import { phaseFinding } from "../shared/finding.js";
+import type { Reading } from "../shared/unavailable.js";
 import { parseAptUpgradable, unattendedUpgradesEnabled } from "./parse.js";
 
 const DAY_MS = 86_400_000;
@@ -12,9 +13,9 @@ const AUTO_UPGRADE_FILES = ["/etc/apt/apt.conf.d/20auto-upgrades", "/etc/apt/apt
 export async function linuxPatchState(
   host: Host,
   signal: AbortSignal,
-): Promise<{ facts: JsonObject; findings: FindingInput[] } | string> {
+): Promise<Reading<{ facts: JsonObject; findings: FindingInput[] }>> {
   const r = await host.exec("apt", ["list", "--upgradable"], { signal });
-  const problem = unusableOutput(r);
+  const problem = commandUnavailable(r);
   if (problem) return problem;
   const pending = parseAptUpgradable(r.stdout);
   const index = await host.fs.stat("/var/lib/apt/lists");

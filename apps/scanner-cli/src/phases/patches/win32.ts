@@ -1,8 +1,9 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
-import { unusableOutput } from "../shared/command.js";
+import { commandUnavailable } from "../shared/command.js";
 import { phaseFinding } from "../shared/finding.js";
 import { parseRegQuery } from "../shared/reg-query.js";
+import { bothUnavailable, type Reading } from "../shared/unavailable.js";
 import { type Hotfix, parseWindowsUpdatePolicy, parseWmicQfe, type WindowsUpdatePolicy } from "./windows-update.js";
 
 const DAY_MS = 86_400_000;
@@ -18,13 +19,15 @@ const AU_POLICY_KEY = "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpda
 export async function windowsPatchState(
   host: Host,
   signal: AbortSignal,
-): Promise<{ facts: JsonObject; findings: FindingInput[] } | string> {
+): Promise<Reading<{ facts: JsonObject; findings: FindingInput[] }>> {
   const qfe = await host.exec("wmic", ["qfe", "get", "Caption,Description,HotFixID,InstalledOn"], { signal });
-  const qfeProblem = unusableOutput(qfe);
+  const qfeUnavailable = commandUnavailable(qfe);
+  const qfeProblem = qfeUnavailable?.message ?? null;
   const hotfixes = qfeProblem ? null : parseWmicQfe(qfe.stdout);
   const au = await host.exec("reg", ["query", AU_POLICY_KEY], { signal });
-  const auProblem = unusableOutput(au);
-  if (qfeProblem && auProblem) return `${qfeProblem}; ${auProblem}`;
+  const auUnavailable = commandUnavailable(au);
+  const auProblem = auUnavailable?.message ?? null;
+  if (qfeUnavailable && auUnavailable) return bothUnavailable(qfeUnavailable, auUnavailable);
   // reg exits 1 when the key does not exist: no policy, so Windows' own default (automatic) applies.
   const policy = auProblem || !au.ok ? null : parseWindowsUpdatePolicy(parseRegQuery(au.stdout));
   const newest = newestHotfix(hotfixes ?? []);

@@ -1,5 +1,4 @@
 import type { FindingInput } from "@hcs/protocol";
-import type { Host } from "../../host/host.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { openPortsOf } from "../ports/open-ports.js";
 import { phaseFinding } from "../shared/finding.js";
@@ -15,19 +14,12 @@ const SENSITIVE_PORTS = new Set([104, 11112, 2575, 1433, 1521, 3306, 5432, 27017
 /** Host firewall state, and which sensitive services this segment reaches (DESIGN §3.6, phase 7). */
 export const segmentationPhase = definePhase({
   id: "segmentation",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: linuxFirewall, darwin: darwinFirewall, win32: windowsFirewall },
   dependsOn: ["ports"],
   run: checkSegmentation,
 });
 
-function readFirewall(host: Host, signal: AbortSignal): Promise<FirewallReading> {
-  if (host.platform === "win32") return windowsFirewall(host, signal);
-  if (host.platform === "darwin") return darwinFirewall(host, signal);
-  return linuxFirewall(host, signal);
-}
-
-async function checkSegmentation(ctx: PhaseContext): Promise<PhaseOutcome> {
-  const firewall = await readFirewall(ctx.host, ctx.signal);
+async function checkSegmentation(ctx: PhaseContext, firewall: FirewallReading): Promise<PhaseOutcome> {
   const findings: FindingInput[] = [];
   const firewallFinding = hostFirewallFinding(firewall, ctx.host.platform);
   if (firewallFinding) findings.push(firewallFinding);

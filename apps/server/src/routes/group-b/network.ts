@@ -49,7 +49,13 @@ export const deployTokenOperation = defineOperation({
   readOnly: false,
   openWorld: false,
   implemented: true,
-  rest: { method: "post", path: "/v1/a2a/network/deploy/:npi", status: 201, headers: { "Cache-Control": "no-store" } },
+  rest: {
+    method: "post",
+    // The path the scanner names in its errors (@hcs/protocol), in the router's `:param` form.
+    path: SCANNER_API_PATHS.deploy.replace("{npi}", ":npi"),
+    status: 201,
+    headers: { "Cache-Control": "no-store" },
+  },
   async run(input, call) {
     call.setResource(`practice:${input.npi}`);
     return issueDeployToken(call.deps, {
