@@ -5,6 +5,14 @@ import type { EolProductFact, InventoryItem } from "./inventory.js";
 import { type AffectedRange, judgeVersion, type VersionVerdict } from "./kev-ranges.js";
 import { inventoryProductKeys } from "./product-identity.js";
 
+/**
+ * The version of the rules that derive a stored KEV entry's product key and affected ranges (product-identity.ts,
+ * kev-ranges.ts). Recorded with each KEV import; bump it when they change, so that importing the same catalogue
+ * again re-derives every entry and re-evaluates every host and site by the new rules (an identical file is
+ * otherwise a no-op).
+ */
+export const KEV_MATCHING_RULES = 2;
+
 /** A KEV entry as matching reads it. */
 export interface KevEntry {
   readonly cveId: string;
