@@ -10,7 +10,7 @@ import type { Database } from "../../store/schema.js";
 import type { AuditInTransaction } from "../audit.js";
 import { iso, type ServiceDeps } from "../deps.js";
 import type { FeedName, FeedText } from "./feed-source.js";
-import { reevaluateAllHosts } from "./host-intel.js";
+import { reevaluateAfterImport } from "./host-intel.js";
 
 /** What one import did: the feed, where from, its version, how many records the file held and what changed. */
 export interface FeedImportReport {
@@ -219,19 +219,23 @@ export async function importKev(
           )
           .execute(),
     );
-    const hosts = await reevaluateAllHosts(trx, now);
-    const report = await recordImport(trx, {
-      ...base,
-      changed: true,
-      detail: {
-        date_released: kev.dateReleased,
-        ...rules,
-        entries_with_product_key: derived.filter((d) => d.productKey !== null).length,
-        entries_with_ranges: stated.length,
-        entries_with_upper_bound: stated.filter((d) => d.ranges.some((r) => r.below || r.upTo)).length,
-        hosts_reevaluated: hosts,
-      },
-    });
+    const derivedDetail = {
+      date_released: kev.dateReleased,
+      ...rules,
+      entries_with_product_key: derived.filter((d) => d.productKey !== null).length,
+      entries_with_ranges: stated.length,
+      entries_with_upper_bound: stated.filter((d) => d.ranges.some((r) => r.below || r.upTo)).length,
+    };
+    // Recorded before the re-evaluation, so the findings it makes name this catalogue's version.
+    const placeholder = await recordImport(trx, { ...base, changed: true, detail: derivedDetail });
+    const reevaluated = await reevaluateAfterImport(trx, now, "kev");
+    const detail = { ...derivedDetail, hosts_reevaluated: reevaluated.hosts, sites_reevaluated: reevaluated.sites };
+    await trx
+      .updateTable("feed_imports")
+      .set({ detail: JSON.stringify(detail) })
+      .where("id", "=", placeholder.import_id)
+      .execute();
+    const report = { ...placeholder, detail };
     await auditIn?.(trx, report);
     return report;
   });
@@ -275,7 +279,7 @@ export async function importEol(
         )
         .execute();
     }
-    const hosts = await reevaluateAllHosts(trx, now);
+    const { hosts } = await reevaluateAfterImport(trx, now, "eol");
     const detail = { products: names, hosts_reevaluated: hosts };
     await trx
       .updateTable("feed_imports")
