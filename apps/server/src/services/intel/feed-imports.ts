@@ -71,6 +71,26 @@ async function recordImport(
   return { ...row, import_id: Number(inserted.id) };
 }
 
+/**
+ * An import recorded before its re-evaluation (so the findings it makes name its version): its notes completed with
+ * what the re-evaluation did, then its audit event, in the import's transaction.
+ */
+async function completeImport(
+  trx: Transaction<Database>,
+  recorded: FeedImportReport,
+  detail: Record<string, unknown>,
+  auditIn: AuditInTransaction<FeedImportReport> | undefined,
+): Promise<FeedImportReport> {
+  await trx
+    .updateTable("feed_imports")
+    .set({ detail: JSON.stringify(detail) })
+    .where("id", "=", recorded.import_id)
+    .execute();
+  const report = { ...recorded, detail };
+  await auditIn?.(trx, report);
+  return report;
+}
+
 async function inChunks<T>(rows: readonly T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT)
     await write(rows.slice(start, start + ROWS_PER_STATEMENT));
@@ -229,15 +249,12 @@ export async function importKev(
     // Recorded before the re-evaluation, so the findings it makes name this catalogue's version.
     const placeholder = await recordImport(trx, { ...base, changed: true, detail: derivedDetail });
     const reevaluated = await reevaluateAfterImport(trx, now, "kev");
-    const detail = { ...derivedDetail, hosts_reevaluated: reevaluated.hosts, sites_reevaluated: reevaluated.sites };
-    await trx
-      .updateTable("feed_imports")
-      .set({ detail: JSON.stringify(detail) })
-      .where("id", "=", placeholder.import_id)
-      .execute();
-    const report = { ...placeholder, detail };
-    await auditIn?.(trx, report);
-    return report;
+    return completeImport(
+      trx,
+      placeholder,
+      { ...derivedDetail, hosts_reevaluated: reevaluated.hosts, sites_reevaluated: reevaluated.sites },
+      auditIn,
+    );
   });
 }
 
@@ -280,15 +297,7 @@ export async function importEol(
         .execute();
     }
     const { hosts } = await reevaluateAfterImport(trx, now, "eol");
-    const detail = { products: names, hosts_reevaluated: hosts };
-    await trx
-      .updateTable("feed_imports")
-      .set({ detail: JSON.stringify(detail) })
-      .where("id", "=", placeholder.import_id)
-      .execute();
-    const report = { ...placeholder, detail };
-    await auditIn?.(trx, report);
-    return report;
+    return completeImport(trx, placeholder, { products: names, hosts_reevaluated: hosts }, auditIn);
   });
 }
 
