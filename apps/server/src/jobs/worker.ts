@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { SecretBox } from "../secrets/master-key.js";
 import { recordAssessmentIn } from "../services/grades.js";
-import { withServerSiteFindings } from "../services/intel/host-intel.js";
+import { withServerSiteFindings } from "../services/intel/site-intel.js";
 import type { JobsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { ClaimLoop } from "../util/claim-loop.js";

@@ -9,8 +9,8 @@ import { kevProductKey } from "../../intel/product-identity.js";
 import type { Database } from "../../store/schema.js";
 import type { AuditInTransaction } from "../audit.js";
 import { iso, type ServiceDeps } from "../deps.js";
+import { reevaluateAfterImport } from "./feed-reevaluation.js";
 import type { FeedName, FeedText } from "./feed-source.js";
-import { reevaluateAfterImport } from "./host-intel.js";
 
 /** What one import did: the feed, where from, its version, how many records the file held and what changed. */
 export interface FeedImportReport {
