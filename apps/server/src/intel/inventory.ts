@@ -68,7 +68,7 @@ export function eolFactsOf(
   return { datasetDate: eol.data.dataset_date ?? null, products };
 }
 
-const DisclosedSchema = z.object({ product: text.min(1), version: text, build: text.optional() });
+const DisclosedSchema = z.object({ product: text.min(1), version: text, build: text.nullable().optional() });
 
 /**
  * Build notes of upstream's own builds (Apache's `(Unix)`, `(Win64)`): the version is upstream's. Any other note —
@@ -83,7 +83,8 @@ export function inventoryFromDisclosure(evidence: unknown, siteHost: string): In
   return software.data.software.flatMap((s) => {
     const d = DisclosedSchema.safeParse(s);
     if (!d.success) return [];
-    const build = d.data.build?.trim();
+    // No `build` key: recorded before the check kept build notes, so a distribution's build cannot be ruled out.
+    const build = d.data.build === undefined ? "unrecorded" : d.data.build?.trim();
     return [
       {
         name: d.data.product,

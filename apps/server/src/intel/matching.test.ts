@@ -144,10 +144,15 @@ describe("KEV matches on versions a public site discloses", () => {
       ).toEqual(["unknown"]);
       expect(siteKevFindings(matchKev(items, kev), "v", today), build).toEqual([]);
     }
-    const patched = disclosed([{ header: "server", product: "Apache", version: "2.4.62" }]);
+    // Evidence recorded before the check kept build notes (no `build` key) cannot rule a distribution's build out.
+    const unrecorded = disclosed([{ header: "server", product: "Apache", version: "2.4.41" }]);
+    expect(matchKev(unrecorded, kev).map((m) => m.version)).toEqual(["unknown"]);
+    const upstream = disclosed([{ header: "server", product: "Apache", version: "2.4.41", build: null }]);
+    expect(matchKev(upstream, kev).map((m) => m.version)).toEqual(["affected"]);
+    const patched = disclosed([{ header: "server", product: "Apache", version: "2.4.62", build: null }]);
     expect(matchKev(patched, kev)).toEqual([]);
     const rangeless = [entry("Apache HTTP Server contains a path traversal vulnerability.")];
-    const old = disclosed([{ header: "server", product: "Apache", version: "2.4.49" }]);
+    const old = disclosed([{ header: "server", product: "Apache", version: "2.4.49", build: null }]);
     expect(matchKev(old, rangeless).map((m) => m.version)).toEqual(["unknown"]);
     expect(siteKevFindings(matchKev(old, rangeless), "v", today)).toEqual([]);
   });

@@ -20,8 +20,8 @@ describe("disclosedSoftware", () => {
     expect(disclosedSoftware(r.headers).map((s) => [s.product, s.version, s.build])).toEqual([
       ["Apache", "2.2.15", "(CentOS)"],
       ["OpenSSL", "1.0.1e", "-fips"],
-      ["PHP", "5.6.40", undefined],
-      ["PHP", "5.6.40", undefined],
+      ["PHP", "5.6.40", null],
+      ["PHP", "5.6.40", null],
     ]);
     const nginx = loadResponseFixture("nginx-wordpress.json");
     expect(disclosedSoftware(nginx.headers)[0]).toEqual({
@@ -33,7 +33,7 @@ describe("disclosedSoftware", () => {
     expect(disclosedSoftware({ "x-powered-by": "PHP/7.4.3-4ubuntu2.18" })[0]?.build).toBe("-4ubuntu2.18");
     expect(disclosedSoftware({ server: "Apache/2.4.41 (Win64) OpenSSL/1.1.1c" }).map((s) => s.build)).toEqual([
       "(Win64)",
-      undefined,
+      null,
     ]);
   });
 
