@@ -14,8 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../../sample-practices/index.js";
 import { importKev } from "../../services/intel/feed-imports.js";
-import { addPractice } from "../../services/practices.js";
-import { accountWithKey } from "../../test-support/fixtures.js";
+import { accountWithKey, addSamplePractices } from "../../test-support/fixtures.js";
 import { shouldRunPostgres } from "../../test-support/postgres.js";
 import { sharedDataFile } from "../../test-support/shared-data.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
@@ -74,14 +73,7 @@ function siteKevSuite(engine: "sqlite" | "postgres") {
     beforeAll(async () => {
       t = await startTestServer({ engine, worker: true, env: samplePracticesEnv(samples, tmp) });
       owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 5_000 });
-      const p = maple();
-      await addPractice(t.server.deps, {
-        npi: p.npi,
-        name: p.name,
-        domain: p.domain,
-        website: p.website,
-        accountId: owner.accountId,
-      });
+      await addSamplePractices(t.server.deps, [maple()], owner.accountId);
     }, 60_000);
     afterAll(async () => {
       await t?.close();
