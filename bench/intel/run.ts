@@ -1,6 +1,6 @@
 // bench/intel: the two threat-intelligence budgets of issue 12, in this process, on each storage engine the server
-// runs on — an embedded SQLite store, then PostgreSQL (at HCS_BENCH_PG_URL, else DATABASE_URL, else the local test
-// database; skipped with a printed reason when unreachable), each in a store of its own:
+// runs on — an embedded SQLite store, then PostgreSQL (DATABASE_URL, else the local test database, as the tests
+// reach it; skipped with a printed reason when unreachable), each in a store of its own:
 //  1. Import of the full CISA KEV catalogue (parse, schema validation, replace in one transaction, re-evaluate
 //     scanner hosts and sites) — budget < 2 s. Baseline in the same run: JSON.parse of the same file alone.
 //  2. Breach check (hipaa.breach's lookup: name keys → indexed join → confidence) at 10,000 imported breach reports
@@ -11,11 +11,15 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { createSecretBox } from "../../apps/server/src/secrets/master-key.js";
 import { breachCheck } from "../../apps/server/src/services/intel/breach-lookup.js";
 import { importHhsBreaches, importKev } from "../../apps/server/src/services/intel/feed-imports.js";
 import { openStore, type Store } from "../../apps/server/src/store/store.js";
+import {
+  createTestSchema,
+  postgresUnavailableReason,
+  TEST_PG_URL,
+} from "../../apps/server/src/test-support/postgres.js";
 import { median } from "../lib/stats.js";
 
 const KEV_FILE = join(
@@ -32,7 +36,6 @@ const BREACHES = 10_000;
 const LOOKUPS = 3_000;
 const KEV_RUNS = 7;
 
-const PG_URL = process.env.HCS_BENCH_PG_URL || process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const feed = (text: string) => ({ source: "bench", text, sha256: createHash("sha256").update(text).digest("hex") });
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
@@ -139,29 +142,6 @@ async function bench(engine: string, store: Store): Promise<void> {
   );
 }
 
-/** A schema of its own on the PostgreSQL server, dropped afterwards; null (with the reason) when unreachable. */
-async function postgresSchema(): Promise<{ schema: string; drop(): Promise<void> } | string> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3_000 });
-  const schema = `hcs_bench_${randomBytes(6).toString("hex")}`;
-  try {
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-  } catch (err) {
-    return `PostgreSQL at ${PG_URL.replace(/:[^:@/]+@/, ":***@")} is unreachable (${(err as Error).message})`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  return {
-    schema,
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
-}
-
 const dir = mkdtempSync(join(tmpdir(), "hcs-bench-intel-"));
 const sqlite = openStore({ engine: "sqlite", file: join(dir, "bench.sqlite") });
 try {
@@ -172,16 +152,18 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const pgSchema = await postgresSchema();
-if (typeof pgSchema === "string") {
-  console.log(`\n[skip] PostgreSQL: ${pgSchema}`);
+// PostgreSQL as the tests reach it (DATABASE_URL, else the local test database), in a schema of its own.
+const unreachable = await postgresUnavailableReason();
+if (unreachable) {
+  console.log(`\n[skip] PostgreSQL: ${unreachable}`);
 } else {
-  const store = openStore({ engine: "postgres", url: PG_URL, schema: pgSchema.schema });
+  const { schema, drop } = await createTestSchema();
+  const store = openStore({ engine: "postgres", url: TEST_PG_URL, schema });
   try {
     await store.migrate();
-    await bench(`PostgreSQL (${new URL(PG_URL).host}, schema of its own)`, store);
+    await bench(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, store);
   } finally {
     await store.close();
-    await pgSchema.drop();
+    await drop();
   }
 }
