@@ -27,11 +27,11 @@ export interface KevVersionText {
 }
 
 const V = String.raw`v?\d{1,9}(?:\.\d{1,9}){0,5}[a-z]{0,2}\d{0,6}`;
-const VERSION_WORD = String.raw`(?:versions? )?`;
-// Ordered: the two-sided forms first, so that "2.4.49 through 2.4.50" is not also read as "through 2.4.50".
+const VERSION_WORD = "(?:versions? )?";
 // A form's reading: a range, null (the words are not this form: other forms may read them) or "void" (they are, but
 // state nothing usable — a range written backwards — so no other form may read a bound out of them).
 type Reading = Omit<AffectedRange, "source"> | null | "void";
+// Ordered: the two-sided forms first, so that "2.4.49 through 2.4.50" is not also read as "through 2.4.50".
 const FORMS: readonly { re: RegExp; read: (m: RegExpMatchArray) => Reading }[] = [
   {
     // "1.0.2 before 1.0.2k" (a branch), "8.5p1 before 9.8p1" (from … below), "Struts 2 before 2.2.3.1".
