@@ -3,7 +3,8 @@
 // demo and labelled so, never real records — imports them with the operator's `hcs-server data import` (the same
 // SQLite file the running lab server uses), then shows, as an agent would see them over HTTPS: a breach check of a
 // sample practice (a same-state match, a near-miss that does not match) and its KEV match (the nginx version its
-// website discloses), and each feed's age in /readyz.
+// website discloses) — which the import made a graded finding on the practice's external grade — and each feed's
+// age in /readyz.
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -105,10 +106,11 @@ export async function runIntelDemo(lab: Lab, work: string, say: (line: string) =
     return JSON.parse(r.stdout);
   };
   await hcs("practices", "set-state", "--npi", practice.npi, "--state", "OR");
+  const gradeBefore = (await lab.request(`/v1/a2a/grade/${practice.npi}`)).json;
   const b = await hcs("data", "import", "hhs-breaches", "--file", files.breaches);
   const k = await hcs("data", "import", "kev", "--file", files.kev);
   say(
-    `operator imported demo feeds: ${b.records} breach reports (newest ${b.version}), KEV catalogue ${k.version} (${k.records} entries; ${k.detail.hosts_reevaluated} scanner host re-evaluated)`,
+    `operator imported demo feeds: ${b.records} breach reports (newest ${b.version}), KEV catalogue ${k.version} (${k.records} entries; ${k.detail.hosts_reevaluated} scanner host(s) and ${k.detail.sites_reevaluated} public site(s) re-evaluated)`,
   );
 
   const breach = await lab.request(`/v1/a2a/breach/${practice.npi}`);
@@ -128,6 +130,16 @@ export async function runIntelDemo(lab: Lab, work: string, say: (line: string) =
       `KEV match for ${practice.name}: ${m.cve} in ${m.software} ${m.version} seen on ${m.seen_on} (affected: ${(m.affected_versions as string[]).join("; ")}), due ${m.due_date}${m.known_ransomware_use ? ", used by ransomware" : ""} — fix: ${m.fix}`,
     );
   if (confirmed.length === 0) throw new Error("the demo practice should have a version-confirmed KEV match");
+  // The import re-evaluated the site: the confirmed match on its disclosed version is now a graded finding.
+  const findings = await lab.request(`/v1/a2a/findings/${practice.npi}?source=external&limit=200`);
+  const graded = (findings.json.findings as Record<string, unknown>[]).filter(
+    (f) => f.check_id === "app.server_disclosure.known_exploited_vulnerability",
+  );
+  if (graded.length === 0) throw new Error("the site's version-confirmed KEV match should be a graded finding");
+  const gradeAfter = (await lab.request(`/v1/a2a/grade/${practice.npi}`)).json;
+  say(
+    `graded: ${graded.map((f) => `${f.title} (${f.severity}${f.grade_cap ? `, caps ${f.grade_cap}` : ""})`).join("; ")} — ${practice.name} ${gradeBefore.grade} ${gradeBefore.compliance_score} → ${gradeAfter.grade} ${gradeAfter.compliance_score}`,
+  );
   const sector = threats.json.sector as { breaches: number; breach_types: { name: string; count: number }[] };
   say(
     `sector (healthcare providers in OR, 24 months): ${sector.breaches} reports; most common: ${sector.breach_types.map((t) => `${t.name} ${t.count}`).join(", ")}`,

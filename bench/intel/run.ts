@@ -1,6 +1,8 @@
-// bench/intel: the two threat-intelligence budgets of issue 12, on an embedded SQLite store in this process.
+// bench/intel: the two threat-intelligence budgets of issue 12, in this process, on each storage engine the server
+// runs on — an embedded SQLite store, then PostgreSQL (DATABASE_URL, else the local test database, as the tests
+// reach it; skipped with a printed reason when unreachable), each in a store of its own:
 //  1. Import of the full CISA KEV catalogue (parse, schema validation, replace in one transaction, re-evaluate
-//     scanner hosts) — budget < 2 s. Baseline in the same run: JSON.parse of the same file alone.
+//     scanner hosts and sites) — budget < 2 s. Baseline in the same run: JSON.parse of the same file alone.
 //  2. Breach check (hipaa.breach's lookup: name keys → indexed join → confidence) at 10,000 imported breach reports
 //     — budget p99 < 20 ms. Baseline in the same run: a primary-key read of one report on the same store.
 // The KEV file is the real catalogue from ../shared/data (skipped with a reason when absent); the 10,000 reports
@@ -12,7 +14,12 @@ import { join } from "node:path";
 import { createSecretBox } from "../../apps/server/src/secrets/master-key.js";
 import { breachCheck } from "../../apps/server/src/services/intel/breach-lookup.js";
 import { importHhsBreaches, importKev } from "../../apps/server/src/services/intel/feed-imports.js";
-import { openStore } from "../../apps/server/src/store/store.js";
+import { openStore, type Store } from "../../apps/server/src/store/store.js";
+import {
+  createTestSchema,
+  postgresUnavailableReason,
+  TEST_PG_URL,
+} from "../../apps/server/src/test-support/postgres.js";
 import { median } from "../lib/stats.js";
 
 const KEV_FILE = join(
@@ -29,16 +36,14 @@ const BREACHES = 10_000;
 const LOOKUPS = 3_000;
 const KEV_RUNS = 7;
 
-const dir = mkdtempSync(join(tmpdir(), "hcs-bench-intel-"));
-const store = openStore({ engine: "sqlite", file: join(dir, "bench.sqlite") });
-await store.migrate();
-const deps = { store, now: () => new Date(), secrets: createSecretBox(randomBytes(32)) };
 const feed = (text: string) => ({ source: "bench", text, sha256: createHash("sha256").update(text).digest("hex") });
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-try {
+async function bench(engine: string, store: Store): Promise<void> {
+  const deps = { store, now: () => new Date(), secrets: createSecretBox(randomBytes(32)) };
+  console.log(`\n== ${engine} ==`);
   // 1. KEV import.
   if (!existsSync(KEV_FILE)) {
     console.log(`[skip] KEV import: ${KEV_FILE} is absent (../shared/data is not next to this checkout)`);
@@ -135,7 +140,30 @@ try {
   console.log(
     `  breach check (hipaa.breach)   p50 ${ms(pct(checks, 50))}, p99 ${ms(pct(checks, 99))}  → p99 ${(pct(checks, 99) / pct(reads, 99)).toFixed(1)}× the read; budget 20 ms: ${pct(checks, 99) < 20 ? "met" : "MISSED"}`,
   );
+}
+
+const dir = mkdtempSync(join(tmpdir(), "hcs-bench-intel-"));
+const sqlite = openStore({ engine: "sqlite", file: join(dir, "bench.sqlite") });
+try {
+  await sqlite.migrate();
+  await bench("SQLite (embedded, WAL)", sqlite);
 } finally {
-  await store.close();
+  await sqlite.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+// PostgreSQL as the tests reach it (DATABASE_URL, else the local test database), in a schema of its own.
+const unreachable = await postgresUnavailableReason();
+if (unreachable) {
+  console.log(`\n[skip] PostgreSQL: ${unreachable}`);
+} else {
+  const { schema, drop } = await createTestSchema();
+  const store = openStore({ engine: "postgres", url: TEST_PG_URL, schema });
+  try {
+    await store.migrate();
+    await bench(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, store);
+  } finally {
+    await store.close();
+    await drop();
+  }
 }

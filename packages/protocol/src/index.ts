@@ -146,6 +146,7 @@ export {
 } from "./hipaa/requirements.js";
 export {
   BREACH_MATCH_BASES,
+  BreachByNameQuerySchema,
   type BreachCheck,
   BreachCheckSchema,
   type BreachProbability,

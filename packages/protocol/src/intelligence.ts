@@ -1,22 +1,31 @@
 import { z } from "zod";
 import { NpiSchema } from "./npi.js";
 
+/** An entity's name as the HHS breach portal lists it (a practice, a vendor). */
+const EntityNameSchema = z.string().trim().min(2).max(200);
+/** A US state or territory as the portal writes it: two letters (any case in, upper case out). */
+const StateCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, "a two-letter state code");
+
 /** hipaa.breach input: a registered practice by NPI, or any entity by name and state. */
 export const BreachQuerySchema = z
   .strictObject({
     npi: NpiSchema.optional(),
-    name: z.string().trim().min(2).max(200).optional(),
-    state: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{2}$/, "a two-letter state code")
-      .optional(),
+    name: EntityNameSchema.optional(),
+    state: StateCodeSchema.optional(),
   })
   .refine((i) => i.npi !== undefined || (i.name !== undefined && i.state !== undefined), {
     message: "give npi, or name and state",
   })
   .meta({ id: "BreachQuery" });
+
+/** `GET /v1/a2a/breach?name=…&state=…`: hipaa.breach for an entity not registered here (both fields required). */
+export const BreachByNameQuerySchema = z
+  .strictObject({ name: EntityNameSchema, state: StateCodeSchema })
+  .meta({ id: "BreachByNameQuery" });
 
 export const HhsBreachRecordSchema = z
   .object({

@@ -7,9 +7,8 @@ import { GradeRecordSchema, JobSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
 import { getAccount } from "../services/accounts.js";
-import { addPractice } from "../services/practices.js";
 import { a2aClientFromCard, dataPart, skillRequest, userMessage } from "../test-support/a2a-client.js";
-import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
+import { accountWithKey, addSamplePractices, gradedPractice } from "../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
 /*
@@ -29,14 +28,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "hcs-a2a-"));
   t = await startTestServer({ worker: true, env: samplePracticesEnv(samples, tmp) });
   owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 5_000 });
-  for (const p of samples.practices)
-    await addPractice(t.server.deps, {
-      npi: p.npi,
-      name: p.name,
-      domain: p.domain,
-      website: p.website,
-      accountId: owner.accountId,
-    });
+  await addSamplePractices(t.server.deps, samples.practices, owner.accountId);
   await gradedPractice(t.server.deps, owner.accountId, GRADED_NPI);
   client = await a2aClientFromCard(t.url, t.ca, owner.apiKey);
 }, 60_000);

@@ -45,7 +45,10 @@ export const FACTOR_RULES: readonly FactorRule[] = [
     label: "Installed software with a vulnerability CISA lists as exploited in the wild",
     multiplier: 1.8,
     rationale: "KEV entries are being exploited now; CISA's due dates exist because attackers use them.",
-    matches: (f) => f.check_id === "patches.known_exploited_vulnerability",
+    // On a scanner host, or on a version the practice's public site discloses.
+    matches: (f) =>
+      f.check_id === "patches.known_exploited_vulnerability" ||
+      f.check_id === "app.server_disclosure.known_exploited_vulnerability",
   },
   {
     id: "no_mfa",

@@ -1,9 +1,18 @@
-import { type FindingParsed, phaseDescriptor } from "@hcs/protocol";
+import { type CategoryName, type FindingParsed, type HipaaControlId, phaseDescriptor } from "@hcs/protocol";
+import { CONTROLS } from "../external-scan/controls.js";
 import type { EolCycle } from "./eol-json.js";
 import { findCycle, judgeCycle } from "./eol-verdict.js";
 import type { EolProductFact, InventoryItem } from "./inventory.js";
 import { type AffectedRange, judgeVersion, type VersionVerdict } from "./kev-ranges.js";
 import { inventoryProductKeys } from "./product-identity.js";
+
+/**
+ * The version of the rules that derive a stored KEV entry's product key and affected ranges (product-identity.ts,
+ * kev-ranges.ts). Recorded with each KEV import; bump it when they change, so that importing the same catalogue
+ * again re-derives every entry and re-evaluates every host and site by the new rules (an identical file is
+ * otherwise a no-op).
+ */
+export const KEV_MATCHING_RULES = 2;
 
 /** A KEV entry as matching reads it. */
 export interface KevEntry {
@@ -49,7 +58,7 @@ export function matchKev(items: readonly InventoryItem[], entries: readonly KevE
   for (const item of items) {
     for (const key of inventoryProductKeys(item.name)) {
       for (const entry of byKey.get(key) ?? []) {
-        const version = judgeVersion(item.version, entry.ranges);
+        const version = judgeVersion(item.version, entry.ranges, item.packaged ?? false);
         if (version === "fixed") continue;
         const id = `${entry.cveId}|${item.seenOn}|${item.name}|${item.version}`;
         if (seen.has(id)) continue;
@@ -74,11 +83,70 @@ export const SERVER_HOST_CHECKS: ReadonlySet<string> = new Set([
   "eol.end_of_life_soon",
 ]);
 
+/** Where a KEV finding is recorded: the scanner host's internal assessment, or the practice's public surface. */
+interface KevFindingPlace {
+  readonly source: "internal" | "external";
+  readonly checkId: string;
+  readonly category: CategoryName;
+  readonly controls: readonly HipaaControlId[];
+  /** The id's subject part, after the check id. */
+  readonly subject: string;
+  readonly host: string;
+}
+
 /**
- * A finding per KEV entry whose stated range holds an installed version (asset_management, the patches phase's
- * control): critical when CISA knows it is used by ransomware, else high; past the KEV due date it caps the grade
- * (docs/scoring.md). Product-only matches are not findings: most KEV entries state no versions, and a product
- * name alone would flag every host that runs it.
+ * The finding of one version-confirmed KEV match: critical when CISA knows it is used by ransomware, else high;
+ * past the KEV due date it caps the grade (docs/scoring.md §5.1).
+ */
+function kevFinding(
+  { item, entry }: KevMatch,
+  place: KevFindingPlace,
+  catalogVersion: string,
+  day: string,
+): FindingParsed {
+  const ransomware = entry.ransomware.toLowerCase() === "known";
+  const pastDue = entry.dueDate < day;
+  return {
+    id: `${place.checkId}:${idPart(place.subject)}`.slice(0, 200),
+    check_id: place.checkId,
+    source: place.source,
+    category: place.category,
+    severity: ransomware ? "critical" : "high",
+    title: `${item.name} ${item.version} has ${entry.cveId}, exploited in the wild (CISA KEV)`.slice(0, 200),
+    detail: `${entry.name}. ${entry.description}`.slice(0, 2000),
+    evidence: {
+      cve: entry.cveId,
+      software: item.name,
+      version: item.version,
+      seen_on: item.seenOn,
+      // installed_software or operating_system: which scanner phase's facts listed it (serverFindingPhase);
+      // server_banner: a Server / X-Powered-By header of the practice's public site.
+      via: item.via,
+      // Only matches whose version lies in a stated range are findings (docs/intelligence.md §3).
+      version_match: "affected",
+      kev_vendor: entry.vendorProject,
+      kev_product: entry.product,
+      affected: entry.ranges.map((r) => r.source),
+      date_added: entry.dateAdded,
+      due_date: entry.dueDate,
+      known_ransomware_use: ransomware,
+      kev_catalog_version: catalogVersion,
+    },
+    remediation:
+      `${entry.requiredAction} Update ${item.name} past the affected versions (${entry.ranges.map((r) => r.source).join("; ")}).`.slice(
+        0,
+        2000,
+      ),
+    controls: [...place.controls],
+    host: place.host,
+    ...(pastDue ? { grade_cap: "known_exploited_past_due" as const } : {}),
+  };
+}
+
+/**
+ * A finding per KEV entry whose stated range holds a version installed on a scanner host (asset_management, the
+ * patches phase's control). Product-only matches are not findings: most KEV entries state no versions, and a
+ * product name alone would flag every host that runs it.
  */
 export function kevFindings(
   matches: readonly KevMatch[],
@@ -88,42 +156,51 @@ export function kevFindings(
 ): FindingParsed[] {
   const day = today.toISOString().slice(0, 10);
   return matches
-    .filter((m) => m.version === "affected")
-    .map(({ item, entry }) => {
-      const ransomware = entry.ransomware.toLowerCase() === "known";
-      const pastDue = entry.dueDate < day;
-      return {
-        id: `patches.known_exploited_vulnerability:${idPart(entry.cveId)}@${idPart(item.name)}`.slice(0, 200),
-        check_id: "patches.known_exploited_vulnerability",
-        source: "internal" as const,
-        category: PATCHES.categories[0]!,
-        severity: ransomware ? ("critical" as const) : ("high" as const),
-        title: `${item.name} ${item.version} has ${entry.cveId}, exploited in the wild (CISA KEV)`.slice(0, 200),
-        detail: `${entry.name}. ${entry.description}`.slice(0, 2000),
-        evidence: {
-          cve: entry.cveId,
-          software: item.name,
-          version: item.version,
-          seen_on: item.seenOn,
-          // installed_software or operating_system: which scanner phase's facts listed it (serverFindingPhase).
-          via: item.via,
-          kev_vendor: entry.vendorProject,
-          kev_product: entry.product,
-          affected: entry.ranges.map((r) => r.source),
-          date_added: entry.dateAdded,
-          due_date: entry.dueDate,
-          known_ransomware_use: ransomware,
-          kev_catalog_version: catalogVersion,
+    .filter((m) => m.version === "affected" && m.item.via !== "server_banner")
+    .map((m) =>
+      kevFinding(
+        m,
+        {
+          source: "internal",
+          checkId: "patches.known_exploited_vulnerability",
+          category: PATCHES.categories[0]!,
+          controls: PATCHES.controls,
+          subject: `${m.entry.cveId}@${m.item.name}`,
+          host,
         },
-        remediation:
-          `${entry.requiredAction} Update ${item.name} past the affected versions (${entry.ranges.map((r) => r.source).join("; ")}).`.slice(
-            0,
-            2000,
-          ),
-        controls: [...PATCHES.controls],
-        host,
-        ...(pastDue ? { grade_cap: "known_exploited_past_due" as const } : {}),
-      };
+        catalogVersion,
+        day,
+      ),
+    );
+}
+
+/** The check id of a KEV match on a version the practice's public site discloses (docs/scoring.md §5.1). */
+export const SITE_KEV_CHECK = "app.server_disclosure.known_exploited_vulnerability";
+
+/**
+ * A finding per KEV entry whose stated range holds a version a public server discloses in its headers: on the
+ * external side of the grade (application_security, with the server-disclosure check's controls), by the same
+ * rules as a scanner host's — version-confirmed only, and never for a distribution's build.
+ */
+export function siteKevFindings(matches: readonly KevMatch[], catalogVersion: string, today: Date): FindingParsed[] {
+  const day = today.toISOString().slice(0, 10);
+  return matches
+    .filter((m) => m.version === "affected" && m.item.via === "server_banner")
+    .map((m) => {
+      const site = m.item.seenOn.replace(/^site:/, "");
+      return kevFinding(
+        m,
+        {
+          source: "external",
+          checkId: SITE_KEV_CHECK,
+          category: "application_security",
+          controls: CONTROLS.softwareRisk,
+          subject: `${m.entry.cveId}@${site}/${m.item.name}`,
+          host: site,
+        },
+        catalogVersion,
+        day,
+      );
     });
 }
 

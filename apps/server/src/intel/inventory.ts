@@ -11,6 +11,11 @@ export interface InventoryItem {
   /** Where it was seen: `host:<name>` (scanner) or `site:<host>` (a Server / X-Powered-By header). */
   readonly seenOn: string;
   readonly via: "installed_software" | "operating_system" | "server_banner";
+  /**
+   * A distribution's build of the product (a banner's `(Ubuntu)` or `-4ubuntu2.18`): its upstream number does not
+   * show the fixes the distribution backported, so it is never judged affected by that number (kev-ranges.ts).
+   */
+  readonly packaged?: boolean;
 }
 
 const text = z.string().max(256);
@@ -63,7 +68,13 @@ export function eolFactsOf(
   return { datasetDate: eol.data.dataset_date ?? null, products };
 }
 
-const DisclosedSchema = z.object({ product: text.min(1), version: text });
+const DisclosedSchema = z.object({ product: text.min(1), version: text, build: text.nullable().optional() });
+
+/**
+ * Build notes of upstream's own builds (Apache's `(Unix)`, `(Win64)`): the version is upstream's. Any other note —
+ * a distribution's name, a packaging revision, `-fips` — marks a distribution's build.
+ */
+const UPSTREAM_BUILD = /^\((?:unix|win32|win64|windows)\)$/i;
 
 /** Versions a site's headers disclosed (the evidence of the external check app.server_disclosure.version). */
 export function inventoryFromDisclosure(evidence: unknown, siteHost: string): InventoryItem[] {
@@ -71,8 +82,17 @@ export function inventoryFromDisclosure(evidence: unknown, siteHost: string): In
   if (!software.success) return [];
   return software.data.software.flatMap((s) => {
     const d = DisclosedSchema.safeParse(s);
-    return d.success
-      ? [{ name: d.data.product, version: d.data.version, seenOn: `site:${siteHost}`, via: "server_banner" as const }]
-      : [];
+    if (!d.success) return [];
+    // No `build` key: recorded before the check kept build notes, so a distribution's build cannot be ruled out.
+    const build = d.data.build === undefined ? "unrecorded" : d.data.build?.trim();
+    return [
+      {
+        name: d.data.product,
+        version: d.data.version,
+        seenOn: `site:${siteHost}`,
+        via: "server_banner" as const,
+        ...(build && !UPSTREAM_BUILD.test(build) ? { packaged: true } : {}),
+      },
+    ];
   });
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { matchEntityName } from "./breach-match.js";
 import { entityNameKeys } from "./entity-names.js";
+import { type KevEntry, kevFindings, matchKev, SITE_KEV_CHECK, siteKevFindings } from "./host-findings.js";
+import { inventoryFromDisclosure } from "./inventory.js";
 import { affectedRanges, judgeVersion } from "./kev-ranges.js";
 import { inventoryProductKeys, kevProductKey, normalizeProductName } from "./product-identity.js";
 
@@ -89,5 +91,69 @@ describe("product identity", () => {
     expect(kevProductKey("Apple", "Multiple Products")).toBeNull();
     expect(inventoryProductKeys("kernel")).toEqual([]);
     expect(normalizeProductName("Microsoft Exchange Server 2019 CU12")).toBe("microsoft exchange server");
+  });
+});
+
+describe("KEV matches on versions a public site discloses", () => {
+  const entry = (description: string): KevEntry => ({
+    cveId: "CVE-2021-40438",
+    vendorProject: "Apache",
+    product: "Apache",
+    productKey: "apache-http-server",
+    name: "Apache HTTP Server-Side Request Forgery (SSRF)",
+    dateAdded: "2021-12-01",
+    description,
+    requiredAction: "Apply updates per vendor instructions.",
+    dueDate: "2021-12-15",
+    ransomware: "Unknown",
+    ranges: affectedRanges(description),
+  });
+  const kev = [entry("This issue affects Apache HTTP Server 2.4.48 and earlier.")];
+  const disclosed = (software: object[]) =>
+    inventoryFromDisclosure({ url: "https://www.x.test/", software }, "www.x.test");
+  const today = new Date("2026-01-10T00:00:00Z");
+
+  it("an upstream build in a stated range is an external finding with the documented confidence", () => {
+    const items = disclosed([{ header: "server", product: "Apache", version: "2.4.41", build: "(Win64)" }]);
+    const findings = siteKevFindings(matchKev(items, kev), "2025.08.25", today);
+    expect(findings).toEqual([
+      expect.objectContaining({
+        id: `${SITE_KEV_CHECK}:CVE-2021-40438@www.x.test/Apache`,
+        source: "external",
+        category: "application_security",
+        severity: "high",
+        grade_cap: "known_exploited_past_due",
+        host: "www.x.test",
+        evidence: expect.objectContaining({
+          via: "server_banner",
+          version_match: "affected",
+          seen_on: "site:www.x.test",
+        }),
+      }),
+    ]);
+    // The same match is never an internal finding: those are a scanner host's.
+    expect(kevFindings(matchKev(items, kev), "frontdesk-01", "2025.08.25", today)).toEqual([]);
+  });
+
+  it("a distribution's build, a version past the range, or no range is never graded", () => {
+    for (const build of ["(Ubuntu)", "(CentOS)", "-4ubuntu2.18", "(Red Hat Enterprise Linux)"]) {
+      const items = disclosed([{ header: "server", product: "Apache", version: "2.4.41", build }]);
+      expect(
+        matchKev(items, kev).map((m) => m.version),
+        build,
+      ).toEqual(["unknown"]);
+      expect(siteKevFindings(matchKev(items, kev), "v", today), build).toEqual([]);
+    }
+    // Evidence recorded before the check kept build notes (no `build` key) cannot rule a distribution's build out.
+    const unrecorded = disclosed([{ header: "server", product: "Apache", version: "2.4.41" }]);
+    expect(matchKev(unrecorded, kev).map((m) => m.version)).toEqual(["unknown"]);
+    const upstream = disclosed([{ header: "server", product: "Apache", version: "2.4.41", build: null }]);
+    expect(matchKev(upstream, kev).map((m) => m.version)).toEqual(["affected"]);
+    const patched = disclosed([{ header: "server", product: "Apache", version: "2.4.62", build: null }]);
+    expect(matchKev(patched, kev)).toEqual([]);
+    const rangeless = [entry("Apache HTTP Server contains a path traversal vulnerability.")];
+    const old = disclosed([{ header: "server", product: "Apache", version: "2.4.49", build: null }]);
+    expect(matchKev(old, rangeless).map((m) => m.version)).toEqual(["unknown"]);
+    expect(siteKevFindings(matchKev(old, rangeless), "v", today)).toEqual([]);
   });
 });

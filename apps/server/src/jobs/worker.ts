@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { SecretBox } from "../secrets/master-key.js";
 import { recordAssessmentIn } from "../services/grades.js";
+import { withServerSiteFindings } from "../services/intel/site-intel.js";
 import type { JobsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { ClaimLoop } from "../util/claim-loop.js";
@@ -129,8 +130,15 @@ export class Worker {
       const outcome = await store.db.transaction().execute(async (trx) => {
         if (!(await stillHolds(trx, job.id, this.id))) return "lost" as const;
         const completedAt = now();
+        // An external scan's disclosed versions are matched against the KEV catalogue in this transaction, so the
+        // grade it completes with already carries the matches (docs/intelligence.md §3).
+        const findings =
+          output.source === "external"
+            ? await withServerSiteFindings(trx, output.findings, completedAt)
+            : output.findings;
         const grade = await recordAssessmentIn(trx, {
           ...output,
+          findings,
           npi: job.npi,
           at: completedAt,
           reference: `job:${job.id}`,

@@ -27,7 +27,12 @@ import {
 import { findingsOperation } from "./group-b/findings.js";
 import { freeKeyOperation } from "./group-b/free-keys.js";
 import { gradeOperation } from "./group-b/grade.js";
-import { breachOperation, breachProbabilityOperation, threatsOperation } from "./group-b/intelligence.js";
+import {
+  breachByNameOperation,
+  breachOperation,
+  breachProbabilityOperation,
+  threatsOperation,
+} from "./group-b/intelligence.js";
 import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
 import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.js";
@@ -71,6 +76,7 @@ export const OPERATIONS: readonly Operation[] = [
   complianceStateOperation,
   complianceDeltaOperation,
   // REST only
+  breachByNameOperation,
   threatsOperation,
   getJobOperation,
   listJobsOperation,

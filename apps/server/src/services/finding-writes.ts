@@ -37,6 +37,7 @@ export type PhasedFinding = FindingParsed & { readonly phase?: string };
 
 /** An open finding that a new assessment did not report. */
 export interface UnreportedFinding {
+  readonly check_id: string;
   readonly phase: string | null;
   readonly host: string | null;
 }
@@ -64,7 +65,7 @@ export async function writeSubjectFindings(trx: Transaction<Database>, input: Su
   const findings = uniqueById(input.findings);
   const open = await trx
     .selectFrom("findings")
-    .select(["finding_id", "phase", "host"])
+    .select(["finding_id", "check_id", "phase", "host"])
     .where("npi", "=", input.npi)
     .where("source", "=", input.source)
     .where("subject", "=", input.subject)

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { FindingParsed, Plan, Tier } from "@hcs/protocol";
+import type { SamplePractice } from "../sample-practices/types.js";
 import { createAccount } from "../services/accounts.js";
 import { issueApiKey } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
@@ -67,4 +68,10 @@ export async function completedJobRow(deps: ServiceDeps, accountId: string, npi:
       error_message: null,
     })
     .execute();
+}
+
+/** Registers sample practices (their NPI, name, domain and website) to an account, as an operator would. */
+export async function addSamplePractices(deps: ServiceDeps, practices: readonly SamplePractice[], accountId: string) {
+  for (const p of practices)
+    await addPractice(deps, { npi: p.npi, name: p.name, domain: p.domain, website: p.website, accountId });
 }

@@ -8,6 +8,13 @@ export interface DisclosedSoftware {
   readonly header: string;
   readonly product: string;
   readonly version: string;
+  /**
+   * What the banner says of the build — a packaging revision (`-4ubuntu2.18`, `-fips`) or the comment after it
+   * (`(Ubuntu)`, `(CentOS)`, `(Win64)`) — or null when it says nothing. A distribution's build backports fixes
+   * without changing the upstream number, so threat intelligence must not judge its version as upstream's
+   * (docs/intelligence.md). Always present, so that evidence recorded before builds were kept (no key) is told apart.
+   */
+  readonly build: string | null;
 }
 
 /**
@@ -51,13 +58,16 @@ export function disclosedSoftware(headers: Readonly<Record<string, string>>): Di
   for (const header of ["server", "x-powered-by"]) {
     const value = headers[header];
     if (!value) continue;
-    for (const m of value.matchAll(/([A-Za-z][\w.+-]*)\/v?(\d+(?:\.\d+)*[a-z]?)/g)) {
-      out.push({ header, product: m[1]!, version: m[2]! });
+    for (const m of value.matchAll(
+      /([A-Za-z][\w.+-]*)\/v?(\d+(?:\.\d+)*[a-z]?)([-~+][\w.~+-]*)?(?: ?\(([^()]{1,60})\))?/g,
+    )) {
+      const build = [m[3], m[4] ? `(${m[4]})` : undefined].filter(Boolean).join(" ");
+      out.push({ header, product: m[1]!, version: m[2]!, build: build || null });
     }
   }
   for (const [header, product] of Object.entries(VERSION_ONLY_HEADERS)) {
     const version = headers[header]?.trim();
-    if (version && /^\d+(\.\d+)*$/.test(version)) out.push({ header, product, version });
+    if (version && /^\d+(\.\d+)*$/.test(version)) out.push({ header, product, version, build: null });
   }
   return out;
 }

@@ -15,6 +15,28 @@ describe("disclosedSoftware", () => {
     ]);
   });
 
+  it("keeps what a banner says of the build: a distribution's comment or a packaging revision", () => {
+    const r = loadResponseFixture("apache-legacy.json");
+    expect(disclosedSoftware(r.headers).map((s) => [s.product, s.version, s.build])).toEqual([
+      ["Apache", "2.2.15", "(CentOS)"],
+      ["OpenSSL", "1.0.1e", "-fips"],
+      ["PHP", "5.6.40", null],
+      ["PHP", "5.6.40", null],
+    ]);
+    const nginx = loadResponseFixture("nginx-wordpress.json");
+    expect(disclosedSoftware(nginx.headers)[0]).toEqual({
+      header: "server",
+      product: "nginx",
+      version: "1.18.0",
+      build: "(Ubuntu)",
+    });
+    expect(disclosedSoftware({ "x-powered-by": "PHP/7.4.3-4ubuntu2.18" })[0]?.build).toBe("-4ubuntu2.18");
+    expect(disclosedSoftware({ server: "Apache/2.4.41 (Win64) OpenSSL/1.1.1c" }).map((s) => s.build)).toEqual([
+      "(Win64)",
+      null,
+    ]);
+  });
+
   it("reads ASP.NET's version headers", () => {
     const r = loadResponseFixture("iis-aspnet.json");
     expect(disclosedSoftware(r.headers).map((s) => `${s.header}: ${s.product} ${s.version}`)).toEqual([

@@ -116,6 +116,63 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       expect(await check("Atrium Health Navicent", "NC")).toEqual([]);
     });
 
+    it("GET /v1/a2a/breach?name=…&state=… looks up an unregistered entity as hipaa.breach does, for 25 credits", async () => {
+      const byName = async (name: string, state: string) => {
+        const before = await balance(other.accountId);
+        const res = await get(`/v1/a2a/breach?${new URLSearchParams({ name, state })}`, other.apiKey);
+        expect(res.status, res.text).toBe(200);
+        expect(res.headers["x-credits-charged"]).toBe("25");
+        expect(await balance(other.accountId)).toBe(before - 25);
+        const body = BreachCheckSchema.parse(res.json);
+        expect(body.query).toEqual({ npi: null, name: name.trim(), state: state.trim().toUpperCase() });
+        expect(body.own_incidents).toBeNull();
+        // The agent method answers the same matches for the same query.
+        const viaRpc = await rpc("hipaa.breach", { name, state }, other.apiKey);
+        expect(viaRpc.json.result.matches).toEqual(body.matches);
+        return body.matches.map((m) => [m.confidence, m.basis, m.record.entity_name, m.record.state]);
+      };
+      // Names as the practice would give them; the records as the 2024 export and the 2009–2016 archive list them.
+      expect(await byName("Colonial Behavioral Health", "VA")).toEqual([
+        [1, "identical_name", "Colonial Behavioral Health", "VA"],
+      ]);
+      expect(await byName("Ardon Health", "or")).toEqual([[0.9, "normalized_name", "Ardon Health, LLC", "OR"]]);
+      expect(await byName("Atlantic Orthopedic Specialists", " VA ")).toEqual([
+        [0.8, "dba_name", "Vann Virginia Center for Orthopaedics, PC dba Atlantic Orthopaedic Specialists", "VA"],
+      ]);
+      expect(await byName("brooke army medical center", "TX")).toEqual([
+        [1, "identical_name", "Brooke Army Medical Center", "TX"],
+      ]);
+      // Near-misses: a similar name, the right name in another state, a longer or shorter name.
+      expect(await byName("Colonial Behavioral Health Services", "VA")).toEqual([]);
+      expect(await byName("Colonial Behavioral Health", "MD")).toEqual([]);
+      expect(await byName("Jefferson Dental Clinic", "IN")).toEqual([]);
+      expect(await byName("East Paris Internal Medicine", "MI")).toEqual([]);
+      expect(await byName("Atrium Health Navicent", "NC")).toEqual([]);
+    });
+
+    it("GET /v1/a2a/breach refuses a missing or malformed name or state with invalid_query, charging nothing", async () => {
+      const before = await balance(other.accountId);
+      const refused = async (query: string, message: RegExp) => {
+        const res = await get(`/v1/a2a/breach${query}`, other.apiKey);
+        expect(res.status, query).toBe(400);
+        expect(res.json.error.code, query).toBe("invalid_query");
+        expect(res.json.error.message, query).toMatch(message);
+        expect(res.headers["x-credits-charged"]).toBeUndefined();
+      };
+      await refused("", /name, state are required/);
+      await refused("?name=Atrium%20Health", /state is required/);
+      await refused("?state=NC", /name is required/);
+      await refused("?name=Atrium%20Health&state=North%20Carolina", /query parameters/);
+      await refused("?name=A&state=NC", /query parameters/);
+      await refused(`?name=${"x".repeat(201)}&state=NC`, /query parameters/);
+      // The registered form's parameter is not a filter here: an NPI goes in the path.
+      await refused(`?name=Atrium%20Health&state=NC&npi=${npi(1)}`, /query parameters/);
+      expect(await balance(other.accountId)).toBe(before);
+      // Without a key it is refused before anything is looked up.
+      const anonymous = await t.request("/v1/a2a/breach?name=Atrium%20Health&state=NC");
+      expect(anonymous.status).toBe(401);
+    });
+
     it("without a state on record, same-name reports anywhere count at reduced confidence", async () => {
       await addPractice(t.server.deps, {
         npi: npi(2),

@@ -1,4 +1,5 @@
 import {
+  BreachByNameQuerySchema,
   BreachCheckSchema,
   BreachProbabilityQuerySchema,
   BreachProbabilitySchema,
@@ -33,6 +34,33 @@ export const breachOperation = defineOperation({
   rest: { method: "get", path: "/v1/a2a/breach/:npi" },
   async run(input, call) {
     call.setResource(input.npi ? `practice:${input.npi}` : "breach_lookup");
+    return breachCheck(call.deps, input, call.caller?.accountId ?? null);
+  },
+});
+
+/**
+ * hipaa.breach's REST form for an entity not registered here: the same service call, price and answer as the
+ * agent method given `name` + `state` (a path segment cannot carry a name, so they are query parameters).
+ */
+export const breachByNameOperation = defineOperation({
+  id: "getBreachesByName",
+  group: "b",
+  summary: "HHS OCR breach-portal matches for any entity, by name and state",
+  description:
+    "hipaa.breach for an entity that is not registered here (a practice not yet enrolled, a vendor): reports of 500 " +
+    "or more records filed under `name` in `state` (both required; legal suffixes, d/b/a names, punctuation and " +
+    "case folded), each with a match confidence (1.0 identical name, 0.9 normalized, 0.8 through a d/b/a name) and " +
+    `the matched record; \`own_incidents\` is null. Costs ${CREDIT_PRICES.breach} credits.`,
+  input: BreachByNameQuerySchema,
+  output: BreachCheckSchema,
+  price: { kind: "metered", operation: "breach" },
+  errors: [],
+  readOnly: true,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "get", path: "/v1/a2a/breach" },
+  async run(input, call) {
+    call.setResource("breach_lookup");
     return breachCheck(call.deps, input, call.caller?.accountId ?? null);
   },
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../lab/webhook-receiver.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../../sample-practices/index.js";
 import { addPractice } from "../../services/practices.js";
-import { accountWithKey } from "../../test-support/fixtures.js";
+import { accountWithKey, addSamplePractices } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
 let samples: SamplePractices;
@@ -25,15 +25,7 @@ beforeAll(async () => {
   });
   owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 5_000 });
   receiver.setSecret(owner.webhookSecret);
-  for (const p of samples.practices) {
-    await addPractice(t.server.deps, {
-      npi: p.npi,
-      name: p.name,
-      domain: p.domain,
-      website: p.website,
-      accountId: owner.accountId,
-    });
-  }
+  await addSamplePractices(t.server.deps, samples.practices, owner.accountId);
 }, 60_000);
 
 afterAll(async () => {

@@ -100,6 +100,17 @@ describe("OpenAPI document", () => {
     }
     // Every operation is served now; each is advertised.
     expect(doc.paths["/v1/a2a/breach/{npi}"].get).toBeDefined();
+    // The lookup of an unregistered entity: both query parameters required, the same answer as by NPI.
+    const byName = doc.paths["/v1/a2a/breach"].get;
+    expect(
+      byName.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]),
+    ).toEqual([
+      ["name", "query", true],
+      ["state", "query", true],
+    ]);
+    expect(byName.responses["200"].content["application/json"].schema).toEqual(
+      doc.paths["/v1/a2a/breach/{npi}"].get.responses["200"].content["application/json"].schema,
+    );
     expect(Object.keys(doc.paths["/v1/a2a/policies/{npi}/{number}"].get.responses["200"].content)).toEqual([
       "text/markdown",
       "text/html",

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFeedError } from "../../intel/feed-error.js";
+import { KEV_MATCHING_RULES } from "../../intel/host-findings.js";
 import { createSecretBox } from "../../secrets/master-key.js";
 import { sharedDataFile } from "../../test-support/shared-data.js";
 import { forEachEngine, type OpenedStore } from "../../test-support/store-engines.js";
@@ -96,7 +97,43 @@ forEachEngine((engine, open) => {
     it("imports the KEV catalogue with its version, replaces it whole, and shows its age", async () => {
       const kev = await importKev(deps, fileText(KEV!));
       expect(kev).toMatchObject({ feed: "kev", version: "2025.08.25", records: 1404, changed: true });
+      // What the matching rules derive from the real catalogue (docs/intelligence.md records these figures).
+      expect(kev.detail).toMatchObject({
+        matching_rules: KEV_MATCHING_RULES,
+        entries_with_product_key: 1150,
+        entries_with_ranges: 18,
+        entries_with_upper_bound: 17,
+      });
       expect(await count("kev_entries")).toBe(1404);
+      const csa = await deps.store.db
+        .selectFrom("kev_entries")
+        .select("ranges")
+        .where("cve_id", "=", "CVE-2022-24816")
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(csa.ranges)).toEqual([
+        expect.objectContaining({ source: "patched JAI-EXT is version 1.1.22" }),
+      ]);
+      // The same file again is a no-op …
+      expect((await importKev(deps, fileText(KEV!))).changed).toBe(false);
+      // … unless it was imported under older matching rules: then it is derived again by the current ones.
+      await deps.store.db
+        .updateTable("kev_entries")
+        .set({ ranges: "[]" })
+        .where("cve_id", "=", "CVE-2022-24816")
+        .execute();
+      await deps.store.db
+        .updateTable("feed_imports")
+        .set({ detail: JSON.stringify({ date_released: "2025-08-25T12:00:00.000Z" }) })
+        .where("feed", "=", "kev")
+        .execute();
+      const rederived = await importKev(deps, fileText(KEV!));
+      expect(rederived).toMatchObject({ changed: true, detail: { matching_rules: KEV_MATCHING_RULES } });
+      const again = await deps.store.db
+        .selectFrom("kev_entries")
+        .select("ranges")
+        .where("cve_id", "=", "CVE-2022-24816")
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(again.ranges)).toHaveLength(1);
       const smaller = JSON.parse(readFileSync(KEV!, "utf8"));
       smaller.vulnerabilities = smaller.vulnerabilities.slice(0, 10);
       smaller.count = 10;

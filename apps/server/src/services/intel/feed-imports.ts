@@ -2,14 +2,15 @@ import type { Transaction } from "kysely";
 import { entityNameKeys } from "../../intel/entity-names.js";
 import { type EolProduct, parseEolData } from "../../intel/eol-json.js";
 import { type HhsBreach, parseHhsBreachCsv } from "../../intel/hhs-breach-csv.js";
+import { KEV_MATCHING_RULES } from "../../intel/host-findings.js";
 import { parseKevCatalogue } from "../../intel/kev-json.js";
-import { affectedRanges } from "../../intel/kev-ranges.js";
+import { kevAffectedRanges } from "../../intel/kev-ranges.js";
 import { kevProductKey } from "../../intel/product-identity.js";
 import type { Database } from "../../store/schema.js";
 import type { AuditInTransaction } from "../audit.js";
 import { iso, type ServiceDeps } from "../deps.js";
+import { reevaluateAfterImport } from "./feed-reevaluation.js";
 import type { FeedName, FeedText } from "./feed-source.js";
-import { reevaluateAllHosts } from "./host-intel.js";
 
 /** What one import did: the feed, where from, its version, how many records the file held and what changed. */
 export interface FeedImportReport {
@@ -28,15 +29,25 @@ export interface FeedImportReport {
 
 const ROWS_PER_STATEMENT = 100;
 
-async function alreadyImported(trx: Transaction<Database>, feed: FeedName, sha256: string): Promise<boolean> {
-  const row = await trx
+/**
+ * Whether this exact content was imported before (and, when `derivedBy` is given, its stored derivations were made
+ * by those rules: a file imported under older matching rules is imported again, so the new rules apply to it).
+ */
+async function alreadyImported(
+  trx: Transaction<Database>,
+  feed: FeedName,
+  sha256: string,
+  derivedBy?: { readonly key: string; readonly value: number },
+): Promise<boolean> {
+  const rows = await trx
     .selectFrom("feed_imports")
-    .select("id")
+    .select("detail")
     .where("feed", "=", feed)
     .where("sha256", "=", sha256)
     .where("changed", "=", 1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .execute();
+  if (!derivedBy) return rows.length > 0;
+  return rows.some((r) => (JSON.parse(r.detail) as Record<string, unknown>)[derivedBy.key] === derivedBy.value);
 }
 
 async function recordImport(
@@ -58,6 +69,26 @@ async function recordImport(
     .returning("id")
     .executeTakeFirstOrThrow();
   return { ...row, import_id: Number(inserted.id) };
+}
+
+/**
+ * An import recorded before its re-evaluation (so the findings it makes name its version): its notes completed with
+ * what the re-evaluation did, then its audit event, in the import's transaction.
+ */
+async function completeImport(
+  trx: Transaction<Database>,
+  recorded: FeedImportReport,
+  detail: Record<string, unknown>,
+  auditIn: AuditInTransaction<FeedImportReport> | undefined,
+): Promise<FeedImportReport> {
+  await trx
+    .updateTable("feed_imports")
+    .set({ detail: JSON.stringify(detail) })
+    .where("id", "=", recorded.import_id)
+    .execute();
+  const report = { ...recorded, detail };
+  await auditIn?.(trx, report);
+  return report;
 }
 
 async function inChunks<T>(rows: readonly T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
@@ -157,8 +188,15 @@ export async function importKev(
 ): Promise<FeedImportReport> {
   const kev = parseKevCatalogue(feed.text);
   const now = deps.now();
+  // What each entry's product key and affected ranges are, by the current rules (stored beside the entry).
+  const derived = kev.vulnerabilities.map((v) => ({
+    productKey: kevProductKey(v.vendorProject, v.product),
+    ranges: kevAffectedRanges(v),
+  }));
+  const stated = derived.filter((d) => d.ranges.length > 0);
+  const rules = { matching_rules: KEV_MATCHING_RULES };
   return deps.store.db.transaction().execute(async (trx) => {
-    const repeat = await alreadyImported(trx, "kev", feed.sha256);
+    const repeat = await alreadyImported(trx, "kev", feed.sha256, { key: "matching_rules", value: KEV_MATCHING_RULES });
     const base = {
       feed: "kev" as const,
       source: feed.source,
@@ -168,41 +206,55 @@ export async function importKev(
       imported_at: iso(now),
     };
     if (repeat) {
-      const report = await recordImport(trx, { ...base, changed: false, detail: { date_released: kev.dateReleased } });
+      const report = await recordImport(trx, {
+        ...base,
+        changed: false,
+        detail: { date_released: kev.dateReleased, ...rules },
+      });
       await auditIn?.(trx, report);
       return report;
     }
     await trx.deleteFrom("kev_entries").execute();
-    await inChunks(kev.vulnerabilities, (chunk) =>
-      trx
-        .insertInto("kev_entries")
-        .values(
-          chunk.map((v) => ({
-            cve_id: v.cveID,
-            vendor_project: v.vendorProject,
-            product: v.product,
-            product_key: kevProductKey(v.vendorProject, v.product),
-            name: v.vulnerabilityName,
-            date_added: v.dateAdded,
-            description: v.shortDescription,
-            required_action: v.requiredAction,
-            due_date: v.dueDate,
-            ransomware: v.knownRansomwareCampaignUse ?? "Unknown",
-            notes: v.notes ?? "",
-            cwes: JSON.stringify(v.cwes ?? []),
-            ranges: JSON.stringify(affectedRanges(v.shortDescription)),
-          })),
-        )
-        .execute(),
+    await inChunks(
+      kev.vulnerabilities.map((v, i) => ({ v, d: derived[i]! })),
+      (chunk) =>
+        trx
+          .insertInto("kev_entries")
+          .values(
+            chunk.map(({ v, d }) => ({
+              cve_id: v.cveID,
+              vendor_project: v.vendorProject,
+              product: v.product,
+              product_key: d.productKey,
+              name: v.vulnerabilityName,
+              date_added: v.dateAdded,
+              description: v.shortDescription,
+              required_action: v.requiredAction,
+              due_date: v.dueDate,
+              ransomware: v.knownRansomwareCampaignUse ?? "Unknown",
+              notes: v.notes ?? "",
+              cwes: JSON.stringify(v.cwes ?? []),
+              ranges: JSON.stringify(d.ranges),
+            })),
+          )
+          .execute(),
     );
-    const hosts = await reevaluateAllHosts(trx, now);
-    const report = await recordImport(trx, {
-      ...base,
-      changed: true,
-      detail: { date_released: kev.dateReleased, hosts_reevaluated: hosts },
-    });
-    await auditIn?.(trx, report);
-    return report;
+    const derivedDetail = {
+      date_released: kev.dateReleased,
+      ...rules,
+      entries_with_product_key: derived.filter((d) => d.productKey !== null).length,
+      entries_with_ranges: stated.length,
+      entries_with_upper_bound: stated.filter((d) => d.ranges.some((r) => r.below || r.upTo)).length,
+    };
+    // Recorded before the re-evaluation, so the findings it makes name this catalogue's version.
+    const placeholder = await recordImport(trx, { ...base, changed: true, detail: derivedDetail });
+    const reevaluated = await reevaluateAfterImport(trx, now, "kev");
+    return completeImport(
+      trx,
+      placeholder,
+      { ...derivedDetail, hosts_reevaluated: reevaluated.hosts, sites_reevaluated: reevaluated.sites },
+      auditIn,
+    );
   });
 }
 
@@ -244,16 +296,8 @@ export async function importEol(
         )
         .execute();
     }
-    const hosts = await reevaluateAllHosts(trx, now);
-    const detail = { products: names, hosts_reevaluated: hosts };
-    await trx
-      .updateTable("feed_imports")
-      .set({ detail: JSON.stringify(detail) })
-      .where("id", "=", placeholder.import_id)
-      .execute();
-    const report = { ...placeholder, detail };
-    await auditIn?.(trx, report);
-    return report;
+    const { hosts } = await reevaluateAfterImport(trx, now, "eol");
+    return completeImport(trx, placeholder, { products: names, hosts_reevaluated: hosts }, auditIn);
   });
 }
 

@@ -16,7 +16,7 @@ import type { Database } from "../../store/schema.js";
 import { noPause } from "../../util/time-slicer.js";
 import { iso } from "../deps.js";
 import { writeSubjectFindings } from "../finding-writes.js";
-import { findingView, regradeIn } from "../grades.js";
+import { findingView } from "../grades.js";
 import { scanUploadFacts } from "../scan-upload-record.js";
 
 const KEYS_PER_STATEMENT = 500;
@@ -175,12 +175,11 @@ export async function withServerPhaseFindings(
 }
 
 /**
- * After a KEV or end-of-life import: every scanner host whose latest upload still has its facts gets its
- * server-derived findings recomputed (the scanner's other findings stay as they are), and each practice touched is
- * regraded. Runs in the import's transaction, so the data and the verdicts built on it change together. Returns
- * how many hosts were re-evaluated.
+ * Every scanner host whose latest upload still has its facts gets its server-derived findings recomputed (the
+ * scanner's other findings stay as they are); its practice joins `regrade`. Returns how many hosts were
+ * re-evaluated.
  */
-export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date): Promise<number> {
+export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date, regrade: Set<string>): Promise<number> {
   // The newest upload with facts of each agent (facts are kept for the newest few only).
   const uploads = await trx
     .selectFrom("scan_uploads as u")
@@ -191,7 +190,6 @@ export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date):
   const latest = new Map<string, (typeof uploads)[number]>();
   for (const u of uploads) if (!latest.has(u.agent_id)) latest.set(u.agent_id, u);
   const at = iso(now);
-  const practices = new Set<string>();
   let hosts = 0;
   for (const u of latest.values()) {
     const host = (JSON.parse(u.summary) as { host?: { hostname?: string } }).host?.hostname?.toLowerCase();
@@ -226,9 +224,8 @@ export async function reevaluateAllHosts(trx: Transaction<Database>, now: Date):
       { npi: u.npi, source: "internal", subject: host, findings: [...kept, ...derivedPhased], at },
       noPause,
     );
-    practices.add(u.npi);
+    regrade.add(u.npi);
     hosts++;
   }
-  for (const npi of practices) await regradeIn(trx, npi, at);
   return hosts;
 }

@@ -26,14 +26,15 @@ export async function practiceInventory(
   }
   const disclosures = await db
     .selectFrom("findings")
-    .select(["subject", "evidence"])
+    .select(["subject", "host", "evidence"])
     .where("npi", "=", npi)
     .where("check_id", "=", "app.server_disclosure.version")
     .where("resolved_at", "is", null)
     .execute();
   let disclosed = 0;
   for (const d of disclosures) {
-    const found = inventoryFromDisclosure(JSON.parse(d.evidence), d.subject);
+    // Seen on the site host the scan fetched (the finding's host), as the site's KEV findings name it.
+    const found = inventoryFromDisclosure(JSON.parse(d.evidence), d.host ?? d.subject);
     disclosed += found.length;
     items.push(...found);
   }
