@@ -60,6 +60,12 @@ describe.each(personas)("every phase on the %s persona", (platform, persona) => 
     }
   });
 
+  it("gives every finding an id of its own within the scan", async () => {
+    const ids = (await run()).flatMap((x) => x.findings.map((f) => f.id));
+    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+    expect(repeated).toEqual([]);
+  });
+
   it("flags the risky loopback listeners in the ports phase", async () => {
     const ports = (await run()).find((x) => x.id === "ports")!;
     expect(ports.status).toBe("ok");

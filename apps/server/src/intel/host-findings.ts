@@ -221,6 +221,9 @@ export function eolFindings(
   const out: FindingParsed[] = [];
   const seen = new Set<string>();
   for (const p of facts.products) {
+    // A distribution's build is supported while its release is: upstream's dates for the number do not apply, and
+    // an ended release is the OS entry's finding.
+    if (p.support === "distribution") continue;
     const server = serverData.get(p.product);
     let status: "supported" | "eol" | "unknown";
     let cycle: string;

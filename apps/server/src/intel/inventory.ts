@@ -34,6 +34,11 @@ const EolProductFactSchema = z.object({
   cycle: z.string().max(64),
   status: z.enum(["supported", "eol", "unknown"]),
   eol: z.string().max(32).nullable(),
+  /**
+   * Whose window the scanner judged it by: `distribution` for a distribution's own build of the product, supported
+   * while its release is (the release is the OS entry, judged on its own). Absent from scanners before it was sent.
+   */
+  support: z.enum(["upstream", "distribution"]).optional(),
 });
 export type EolProductFact = z.infer<typeof EolProductFactSchema>;
 

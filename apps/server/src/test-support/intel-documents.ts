@@ -13,6 +13,7 @@ export interface InventoryScan {
     cycle: string;
     status: "supported" | "eol" | "unknown";
     eol: string | null;
+    support?: "upstream" | "distribution";
   }[];
   /** The eol phase's own findings, as the scanner words them. */
   readonly eolFindings?: readonly FindingInput[];

@@ -5,7 +5,7 @@ import { ok } from "../shared/outcome.js";
 import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { darwinSoftware } from "./darwin.js";
 import { linuxSoftware } from "./linux.js";
-import { classifyEphiRoles, type Software } from "./parse.js";
+import { classifyEphiRoles, type InstalledSoftware, type Software } from "./parse.js";
 import { windowsSoftware } from "./win32.js";
 
 /** Software entries kept in the facts (eol and backups read them back with softwareOf); a workstation has far fewer. */
@@ -22,7 +22,7 @@ export const assetInventoryPhase = definePhase({
   run: inventory,
 });
 
-async function inventory(ctx: PhaseContext, software: Reading<Software[]>): Promise<PhaseOutcome> {
+async function inventory(ctx: PhaseContext, software: Reading<InstalledSoftware>): Promise<PhaseOutcome> {
   const { host } = ctx;
   const [os, system, cpu, memoryBytes, processes] = await Promise.all([
     host.sysinfo.osInfo(),
@@ -31,7 +31,7 @@ async function inventory(ctx: PhaseContext, software: Reading<Software[]>): Prom
     host.sysinfo.memoryBytes(),
     host.sysinfo.processes(),
   ]);
-  const installed: Software[] = isUnavailable(software) ? [] : software;
+  const installed: Software[] = isUnavailable(software) ? [] : software.packages;
   const roles = classifyEphiRoles([...installed.map((s) => s.name), ...new Set(processes.map((p) => p.name))]);
   const ephiRoles = [...roles.keys()];
   const findings: FindingInput[] = ephiRoles.length
@@ -69,6 +69,7 @@ async function inventory(ctx: PhaseContext, software: Reading<Software[]>): Prom
         memory_bytes: memoryBytes,
       },
       software_count: installed.length,
+      ...(isUnavailable(software) ? {} : { software_source: software.source }),
       software: installed.slice(0, MAX_SOFTWARE).map((s) => ({ name: s.name, version: s.version })),
       ...(isUnavailable(software) ? { software_unavailable: software.message } : {}),
       ephi_roles: ephiRoles,

@@ -6,6 +6,18 @@ export interface Software {
   readonly version: string;
 }
 
+/**
+ * Where a software list was read: package names are identities only within their ecosystem (dpkg and rpm name
+ * packages; system_profiler and the uninstall registry give display names), so the eol phase needs to know which.
+ */
+export type SoftwareSource = "dpkg" | "rpm" | "system_profiler" | "uninstall_registry";
+
+/** The installed software one reader listed, and from where. */
+export interface InstalledSoftware {
+  readonly source: SoftwareSource;
+  readonly packages: Software[];
+}
+
 /** `dpkg-query -W -f='${Package}\t${Version}\n'` and `rpm -qa --qf '%{NAME}\t%{VERSION}-%{RELEASE}\n'`. */
 export function parseTabbedPackages(text: string): Software[] {
   const out: Software[] = [];

@@ -2,7 +2,7 @@ import type { Host } from "../../host/host.js";
 import { commandUnavailable } from "../shared/command.js";
 import { parseRegQuery } from "../shared/reg-query.js";
 import { type Reading, type Unavailable, unparsed } from "../shared/unavailable.js";
-import { parseUninstallEntries, type Software } from "./parse.js";
+import { type InstalledSoftware, parseUninstallEntries, type Software } from "./parse.js";
 
 /**
  * Programs and Features reads these two keys (64-bit and 32-bit programs). Per-user installs under HKCU belong to
@@ -15,7 +15,7 @@ const UNINSTALL_KEYS = [
 ];
 
 /** Installed programs from the uninstall registry (readable without elevation). */
-export async function windowsSoftware(host: Host, signal: AbortSignal): Promise<Reading<Software[]>> {
+export async function windowsSoftware(host: Host, signal: AbortSignal): Promise<Reading<InstalledSoftware>> {
   const seen = new Set<string>();
   const out: Software[] = [];
   let readable = 0;
@@ -33,5 +33,7 @@ export async function windowsSoftware(host: Host, signal: AbortSignal): Promise<
       out.push(s);
     }
   }
-  return readable > 0 ? out : (problem ?? unparsed("reg query could not read the uninstall registry"));
+  return readable > 0
+    ? { source: "uninstall_registry", packages: out }
+    : (problem ?? unparsed("reg query could not read the uninstall registry"));
 }

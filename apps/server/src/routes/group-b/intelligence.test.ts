@@ -238,6 +238,17 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
             status: "eol",
             eol: "2022-11-28",
           },
+          {
+            // Debian 12's own build of Redis 7.0: supported while Debian 12 is, whatever upstream's dates say.
+            kind: "software",
+            name: "redis-server",
+            version: "5:7.0.15-1~deb12u10",
+            product: "redis",
+            cycle: "7.0",
+            status: "supported",
+            eol: "2026-06-10",
+            support: "distribution",
+          },
         ],
         eolFindings: [
           {
@@ -354,7 +365,8 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
         "eol.end_of_life_software:php@7.4",
         "eol.end_of_life_software:redis@8.0",
       ]);
-      // Fresher endoflife.date data: nginx 1.28 has ended, redis 8.0 is supported.
+      // Fresher endoflife.date data: nginx 1.28 has ended, redis 8.0 is supported, upstream's redis 7.0 has ended
+      // (Debian's build of it is not judged by that date).
       const report = await importEol(
         t.server.deps,
         textFeed(
@@ -363,7 +375,10 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
               { cycle: "1.29", releaseDate: "2025-06-24", eol: false },
               { cycle: "1.28", releaseDate: "2025-04-23", eol: "2026-04-14" },
             ],
-            redis: [{ cycle: "8.0", releaseDate: "2025-05-02", eol: false }],
+            redis: [
+              { cycle: "8.0", releaseDate: "2025-05-02", eol: false },
+              { cycle: "7.0", releaseDate: "2022-04-27", eol: "2024-07-29" },
+            ],
           }),
         ),
         undefined,
