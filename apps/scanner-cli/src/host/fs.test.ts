@@ -49,4 +49,10 @@ describe("host fs", () => {
     expect(await fs.stat(join(root, "a"))).toMatchObject({ isDirectory: true });
     expect(await fs.exists(join(root, "nope"))).toBe(false);
   });
+
+  it.skipIf(process.platform !== "linux")("reads procfs files, whose size reads 0, to their end", async () => {
+    const table = await fs.readFile("/proc/net/tcp");
+    expect(table).toMatch(/^\s*sl\s+local_address/);
+    expect(table!.split("\n").length).toBeGreaterThan(1);
+  });
 });

@@ -43,10 +43,11 @@ async function readHead(path: string, maxBytes: number): Promise<Uint8Array | nu
     handle = await open(path, "r");
     const info = await handle.stat();
     if (!info.isFile()) return null;
-    const buffer = new Uint8Array(Math.min(maxBytes, info.size));
+    // procfs files (/proc/net/tcp) report size 0 and are generated as they are read: read them to EOF, sequentially.
+    const buffer = new Uint8Array(info.size > 0 ? Math.min(maxBytes, info.size) : maxBytes);
     let offset = 0;
     while (offset < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
+      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, null);
       if (bytesRead === 0) break;
       offset += bytesRead;
     }

@@ -66,10 +66,23 @@ describe.each(personas)("every phase on the %s persona", (platform, persona) => 
     expect(repeated).toEqual([]);
   });
 
-  it("flags the risky loopback listeners in the ports phase", async () => {
+  it("reads listeners from the socket table and flags only risky services bound beyond loopback", async () => {
     const ports = (await run()).find((x) => x.id === "ports")!;
     expect(ports.status).toBe("ok");
-    expect(ports.findings.length).toBeGreaterThan(0);
+    expect(ports.facts.listener_source).toBe(platform === "linux" ? "proc_net_tcp" : "netstat");
+    const expected: Record<string, string[]> = {
+      // Redis, PostgreSQL and MySQL on 127.0.0.1/::1 only: no exposure finding.
+      linux: [],
+      darwin: ["ports.risky_service:127.0.0.1:5900"],
+      win32: [
+        "ports.risky_service:127.0.0.1:139",
+        "ports.risky_service:127.0.0.1:445",
+        "ports.risky_service:127.0.0.1:1433",
+        "ports.risky_service:127.0.0.1:3389",
+      ],
+    };
+    expect(ports.findings.map((f) => f.id)).toEqual(expected[platform]);
+    for (const f of ports.findings) expect(f.evidence).toMatchObject({ exposure: "network", source: "socket_table" });
   });
 });
 
@@ -99,7 +112,16 @@ describe("platform specifics", () => {
     expect(segmentation.findings).toHaveLength(1);
     expect(segmentation.findings[0]).toMatchObject({
       id: "segmentation.host_firewall_off",
-      evidence: { profiles_off: ["Domain", "Private", "Public"] },
+      evidence: {
+        profiles_off: ["Domain", "Private", "Public"],
+        // From the socket table: what the firewall would guard, bound beyond loopback.
+        sensitive_services_exposed: [
+          "netbios-ssn (TCP 139)",
+          "smb (TCP 445)",
+          "Microsoft SQL Server (TCP 1433)",
+          "rdp (TCP 3389)",
+        ],
+      },
     });
   });
 

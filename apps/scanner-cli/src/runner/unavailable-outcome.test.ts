@@ -27,7 +27,7 @@ describe("an unavailable reading, decided by the runner", () => {
 
   it("covers the phases that read the OS: each declares its readers once, and they are its platforms", () => {
     expect(required.map((p) => p.id)).toEqual(["disk_encryption", "mfa", "access_control", "segmentation", "patches"]);
-    expect(parts.map((p) => p.id)).toEqual(["discovery", "asset_inventory", "backups"]);
+    expect(parts.map((p) => p.id)).toEqual(["discovery", "ports", "asset_inventory", "backups"]);
     for (const p of [...required, ...parts]) expect(p.platforms).toEqual(PLATFORMS);
   });
 
@@ -55,7 +55,7 @@ describe("an unavailable reading, decided by the runner", () => {
     const phases = parts.map((p) => reading(p, new Unavailable("permission", "needs an elevated shell")));
     const results = await runPhases({
       host,
-      phases: [...PHASE_REGISTRY.filter((p) => p.id === "ports"), ...phases],
+      phases,
       scope,
       options: { ephiPaths: [] },
     });
@@ -63,6 +63,11 @@ describe("an unavailable reading, decided by the runner", () => {
     expect(byId.get("discovery")).toMatchObject({
       status: "ok",
       facts: { neighbours_unavailable: "needs an elevated shell" },
+    });
+    // Without the socket table, host mode falls back to probing the fixed list and says exposure was not judged.
+    expect(byId.get("ports")).toMatchObject({
+      status: "ok",
+      facts: { not_assessed: { listener_exposure: expect.stringContaining("needs an elevated shell") } },
     });
     expect(byId.get("asset_inventory")).toMatchObject({
       status: "ok",

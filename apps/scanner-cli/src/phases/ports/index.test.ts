@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { PhaseResultSchema } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
 import { createFakeHost } from "../../host/fake-host.js";
@@ -27,11 +28,105 @@ describe("ports phase", () => {
     expect(host.calls.connect.every((c) => c.startsWith("127.0.1.5:") || c.startsWith("127.0.1.9:"))).toBe(true);
   });
 
-  it("probes only loopback in host mode", async () => {
+  it("without a socket table, probes the fixed list through loopback and says the exposure was not assessed", async () => {
     const host = createFakeHost({ platform: "win32", net: { open: ["127.0.0.1:3389"] } });
     const scope = { mode: "host" as const, hosts: ["127.0.0.1"], given: [] };
     const [result] = await runPhases({ host, phases: [portsPhase], scope, options: { ephiPaths: [] } });
-    expect(result!.findings[0]?.title).toContain("this machine");
+    expect(result!.findings[0]?.title).toContain("its bind address could not be read");
+    expect(result!.findings[0]?.evidence).toMatchObject({ exposure: "unknown" });
+    expect(result!.facts.not_assessed).toEqual({
+      listener_exposure: expect.stringMatching(/^the socket table could not be read \(netstat is not available/),
+    });
     expect(new Set(host.calls.connect.map((c) => c.split(":")[0]))).toEqual(new Set(["127.0.0.1"]));
+  });
+
+  const hostScope = { mode: "host" as const, hosts: ["127.0.0.1"], given: [] };
+
+  it("host mode reads every listening port from /proc/net/tcp: loopback-bound databases are not exposure findings", async () => {
+    const table = readFileSync(new URL("./fixtures/linux-proc-net-tcp.txt", import.meta.url), "utf8");
+    const table6 = readFileSync(new URL("./fixtures/linux-proc-net-tcp6.txt", import.meta.url), "utf8");
+    const host = createFakeHost({
+      platform: "linux",
+      files: { "/proc/net/tcp": table, "/proc/net/tcp6": table6 },
+      net: { open: ["127.0.0.1:6379", "127.0.0.1:5432", "127.0.0.1:3306", "127.0.0.1:2024"] },
+    });
+    const [result] = await runPhases({ host, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
+    // Redis, PostgreSQL and MySQL listen on 127.0.0.1 (and ::1) only: nothing on the segment can reach them.
+    expect(result!.findings).toEqual([]);
+    expect(result!.facts).toMatchObject({
+      listener_source: "proc_net_tcp",
+      listening_ports: 9,
+      listening_beyond_loopback: 1,
+    });
+    expect((result!.facts.listening as unknown[])[0]).toEqual({
+      port: 1883,
+      service: "tcp/1883",
+      addresses: ["127.0.0.1"],
+      exposure: "loopback",
+    });
+    expect(result!.facts.listening).toContainEqual({
+      port: 2024,
+      service: "tcp/2024",
+      addresses: ["0.0.0.0"],
+      exposure: "network",
+    });
+    // Every listening port was probed through loopback (the tls phase reads what answered), nothing else.
+    expect(host.calls.connect.sort()).toEqual(
+      [1883, 2024, 3306, 4222, 4369, 5432, 5672, 6379, 25672].map((p) => `127.0.0.1:${p}`).sort(),
+    );
+    expect(openPortsOf({ status: "ok", facts: result!.facts, findings: [] })).toHaveLength(4);
+  });
+
+  it("host mode: the same database bound to every interface is a finding naming the bind address", async () => {
+    const table = readFileSync(new URL("./fixtures/linux-proc-net-tcp.txt", import.meta.url), "utf8").replace(
+      "0100007F:1538",
+      "00000000:1538",
+    );
+    const host = createFakeHost({ platform: "linux", files: { "/proc/net/tcp": table } });
+    const [result] = await runPhases({ host, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
+    expect(result!.findings.map((f) => [f.id, f.severity, f.title])).toEqual([
+      [
+        "ports.risky_service:127.0.0.1:5432",
+        "high",
+        "PostgreSQL (TCP 5432) listens on all network interfaces of this machine",
+      ],
+    ]);
+    expect(result!.findings[0]?.evidence).toEqual({
+      port: 5432,
+      service: "PostgreSQL",
+      bind_addresses: ["0.0.0.0"],
+      exposure: "network",
+      source: "socket_table",
+    });
+  });
+
+  it("host mode on Windows and macOS reads netstat: services on all interfaces and on one LAN address", async () => {
+    const win = createFakeHost({
+      platform: "win32",
+      commands: {
+        "netstat -ano": readFileSync(new URL("./fixtures/win32-netstat-anop-tcp.txt", import.meta.url), "utf8"),
+      },
+    });
+    const [w] = await runPhases({ host: win, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
+    expect(w!.findings.map((f) => f.title)).toEqual([
+      "netbios-ssn (TCP 139) listens on 192.168.166.21 of this machine",
+      "smb (TCP 445) listens on all network interfaces of this machine",
+      "Microsoft SQL Server (TCP 1433) listens on all network interfaces of this machine",
+      "rdp (TCP 3389) listens on all network interfaces of this machine",
+    ]);
+    // The port bound to a LAN address only is never probed: host mode touches loopback alone.
+    expect(win.calls.connect.every((c) => c.startsWith("127.0.0.1:"))).toBe(true);
+    const mac = createFakeHost({
+      platform: "darwin",
+      commands: {
+        "netstat -anv -p tcp": readFileSync(
+          new URL("./fixtures/darwin-netstat-anv-listen.txt", import.meta.url),
+          "utf8",
+        ),
+      },
+    });
+    const [m] = await runPhases({ host: mac, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
+    expect(m!.findings.map((f) => f.id)).toEqual(["ports.risky_service:127.0.0.1:5900"]);
+    expect(m!.facts).toMatchObject({ listener_source: "netstat", listening_ports: 16 });
   });
 });

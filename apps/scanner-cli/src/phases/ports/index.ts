@@ -2,29 +2,53 @@ import type { FindingInput } from "@hcs/protocol";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok, skipped } from "../shared/outcome.js";
+import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { DEFAULT_SCAN_PORTS } from "./common-ports.js";
+import { darwinSocketTable } from "./darwin.js";
+import { linuxSocketTable } from "./linux.js";
+import { exposureOf, isWildcard, type ListeningPort, listeningPorts } from "./listeners.js";
 import { type OpenPortFact, openPortsFacts } from "./open-ports.js";
 import { RISKY_SERVICES } from "./risky-services.js";
 import { scanTcpPorts } from "./scanner.js";
 import { serviceName } from "./service-names.js";
+import type { SocketTable } from "./socket-table.js";
+import { windowsSocketTable } from "./win32.js";
 
-/** TCP connect scan of the hosts in scope; risky services become findings (DESIGN §3.6, phase 2). */
+/** Listening ports kept in the facts; a host with more is a server farm, not a clinic workstation. */
+const MAX_LISTENING_PORTS = 1_000;
+
+/**
+ * TCP connect scan of the hosts in scope; risky services become findings (DESIGN §3.6, phase 2). In host mode the
+ * host's own socket table says what listens (every port) and on which address; a risky service is a finding only
+ * when it is bound beyond loopback.
+ */
 export const portsPhase = definePhase({
   id: "ports",
-  platforms: ["linux", "darwin", "win32"],
+  readers: { linux: linuxSocketTable, darwin: darwinSocketTable, win32: windowsSocketTable },
+  // The socket table serves host mode only; without it the phase still scans (the fixed port list).
+  readingIsPart: true,
   timeoutMs: 600_000,
   run: scanPorts,
 });
 
-async function scanPorts(ctx: PhaseContext): Promise<PhaseOutcome> {
+async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promise<PhaseOutcome> {
   const hosts = ctx.scope.hosts;
   if (hosts.length === 0) return skipped("no hosts in scope");
-  const ports = ctx.options.ports ?? DEFAULT_SCAN_PORTS;
+  const hostMode = ctx.scope.mode === "host";
+  const listening = hostMode && !isUnavailable(table) ? listeningPorts(table.listeners) : null;
+  // Host mode with the table: its ports (and any --ports) are probed through loopback, which confirms what this
+  // machine answers there (the tls phase reads it); a port bound to a network address only is never probed.
+  const ports = listening
+    ? [...new Set([...listening.map((l) => l.port), ...(ctx.options.ports ?? [])])]
+    : (ctx.options.ports ?? DEFAULT_SCAN_PORTS);
   const budget = await ctx.host.net.socketBudget();
   const started = performance.now();
   const report = await scanTcpPorts({ net: ctx.host.net, hosts, ports, concurrency: budget, signal: ctx.signal });
   const open: OpenPortFact[] = report.open.map((o) => ({ host: o.host, port: o.port, service: serviceName(o.port) }));
   ctx.log(`ports: ${report.probes} probes, ${open.length} open, peak ${report.peakInFlight} sockets`);
+  const findings = listening
+    ? listening.flatMap((l) => exposedServiceFinding(l))
+    : open.flatMap((o) => riskyServiceFinding(o, hostMode));
   return ok(
     {
       ...openPortsFacts(open),
@@ -38,15 +62,64 @@ async function scanPorts(ctx: PhaseContext): Promise<PhaseOutcome> {
       peak_sockets: report.peakInFlight,
       scan_ms: Math.round(performance.now() - started),
       scope_mode: ctx.scope.mode,
+      ...(listening && !isUnavailable(table)
+        ? {
+            listener_source: table.source,
+            listening: listening.slice(0, MAX_LISTENING_PORTS).map((l) => ({
+              port: l.port,
+              service: serviceName(l.port),
+              addresses: [...l.addresses],
+              exposure: l.exposure,
+            })),
+            listening_ports: listening.length,
+            listening_beyond_loopback: listening.filter((l) => l.exposure === "network").length,
+          }
+        : {}),
     },
-    open.flatMap((o) => riskyServiceFinding(o, ctx.scope.mode === "host")),
+    findings,
+    {
+      listener_exposure:
+        hostMode && isUnavailable(table)
+          ? `the socket table could not be read (${table.message}); ports were found by a connect scan of the fixed list through loopback, which cannot tell a loopback-only service from an exposed one`
+          : null,
+    },
   );
 }
 
+/** A risky service this machine's socket table shows bound beyond loopback (host mode). */
+function exposedServiceFinding(l: ListeningPort): FindingInput[] {
+  const risky = RISKY_SERVICES.get(l.port);
+  if (!risky || l.exposure !== "network") return [];
+  const network = l.addresses.filter((a) => exposureOf(a) === "network");
+  const where = network.some(isWildcard) ? "all network interfaces" : network.join(", ");
+  return [
+    phaseFinding("ports", {
+      check: "risky_service",
+      // The same subject as a loopback probe of this machine, so the finding keeps its id across scanner versions.
+      subject: `127.0.0.1:${l.port}`,
+      host: "127.0.0.1",
+      severity: risky.severity,
+      title: `${risky.service} (TCP ${l.port}) listens on ${where} of this machine`,
+      detail: `${risky.risk} It is bound beyond loopback, so other machines can connect unless the host firewall blocks them.`,
+      remediation: risky.remediation,
+      evidence: {
+        port: l.port,
+        service: risky.service,
+        bind_addresses: [...l.addresses],
+        exposure: "network",
+        source: "socket_table",
+      },
+    }),
+  ];
+}
+
+/** A risky service a connect probe reached (targets, or host mode without a readable socket table). */
 function riskyServiceFinding(open: OpenPortFact, loopbackOnly: boolean): FindingInput[] {
   const risky = RISKY_SERVICES.get(open.port);
   if (!risky) return [];
-  const where = loopbackOnly ? "on this machine (seen through loopback)" : `on ${open.host}`;
+  const where = loopbackOnly
+    ? "on this machine (seen through loopback; its bind address could not be read)"
+    : `on ${open.host}`;
   return [
     phaseFinding("ports", {
       check: "risky_service",
@@ -56,7 +129,12 @@ function riskyServiceFinding(open: OpenPortFact, loopbackOnly: boolean): Finding
       title: `${risky.service} (TCP ${open.port}) is open ${where}`,
       detail: risky.risk,
       remediation: risky.remediation,
-      evidence: { host: open.host, port: open.port, service: risky.service },
+      evidence: {
+        host: open.host,
+        port: open.port,
+        service: risky.service,
+        ...(loopbackOnly ? { exposure: "unknown", source: "connect_probe" } : {}),
+      },
     }),
   ];
 }

@@ -22,3 +22,19 @@ export function openPortsOf(outcome: PhaseOutcome | undefined): OpenPortFact[] |
 export function openPortsFacts(open: readonly OpenPortFact[]): JsonObject {
   return { open_ports: open.map((o) => ({ host: o.host, port: o.port, service: o.service })) };
 }
+
+/** One listening port of this machine as the ports phase records it from the socket table (host mode). */
+const ListeningFactSchema = z.object({
+  port: z.int().min(1).max(65535),
+  service: z.string(),
+  addresses: z.array(z.string()),
+  exposure: z.enum(["loopback", "network"]),
+});
+export type ListeningFact = z.infer<typeof ListeningFactSchema>;
+
+/** This machine's listening ports from an earlier ports phase, or null when it did not read the socket table. */
+export function listeningOf(outcome: PhaseOutcome | undefined): ListeningFact[] | null {
+  if (outcome?.status !== "ok") return null;
+  const parsed = z.object({ listening: z.array(ListeningFactSchema) }).safeParse(outcome.facts);
+  return parsed.success ? parsed.data.listening : null;
+}

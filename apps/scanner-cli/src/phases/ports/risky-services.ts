@@ -14,7 +14,9 @@ const DATABASE_REMEDIATION =
 const database = (service: string): RiskyService => ({
   service,
   severity: "high",
-  risk: `${service} accepts connections from this network segment; databases are where ePHI is stored in bulk.`,
+  // Says why it matters, not where it is reachable from: the finding's title says that (a probe reached it, or the
+  // socket table shows it bound beyond loopback).
+  risk: `${service} is a database, where ePHI is stored in bulk; whoever reaches it can guess passwords and attack its own vulnerabilities.`,
   remediation: DATABASE_REMEDIATION,
 });
 const vnc: RiskyService = {
@@ -89,7 +91,10 @@ export const RISKY_SERVICES: ReadonlyMap<number, RiskyService> = new Map([
   [27017, database("MongoDB")],
   [
     6379,
-    { ...database("Redis"), risk: "Redis accepts connections from this segment and has no authentication by default." },
+    {
+      ...database("Redis"),
+      risk: "Redis has no authentication by default: whoever reaches it can read and change what it holds.",
+    },
   ],
   [104, dicom],
   [11112, dicom],

@@ -19,8 +19,16 @@ const REMEDIATION: Record<Platform, string> = {
     "Turn Windows Defender Firewall on for every profile with inbound connections blocked by default (netsh advfirewall set allprofiles state on, or by Group Policy/Intune).",
 };
 
-/** The finding for a firewall that is off everywhere or on some profiles only; none otherwise. */
-export function hostFirewallFinding(reading: FirewallReading, platform: Platform): FindingInput | null {
+/**
+ * The finding for a firewall that is off everywhere or on some profiles only; none otherwise. `exposed` names the
+ * sensitive services this machine's socket table shows bound beyond loopback: with the firewall off, nothing stands
+ * between them and the segment.
+ */
+export function hostFirewallFinding(
+  reading: FirewallReading,
+  platform: Platform,
+  exposed: readonly { port: number; service: string }[] = [],
+): FindingInput | null {
   if (reading.state !== "inactive" && reading.state !== "partial") return null;
   const off = reading.profilesOff ?? [];
   const partial = reading.state === "partial";
@@ -32,6 +40,11 @@ export function hostFirewallFinding(reading: FirewallReading, platform: Platform
       ? "Whenever this machine is on a network of those types, every listening service on it is reachable from the whole segment."
       : "Every listening service on this machine is reachable from the whole segment.",
     remediation: REMEDIATION[platform],
-    evidence: { firewall: reading.tool, state: reading.state, ...(off.length ? { profiles_off: [...off] } : {}) },
+    evidence: {
+      firewall: reading.tool,
+      state: reading.state,
+      ...(off.length ? { profiles_off: [...off] } : {}),
+      ...(exposed.length ? { sensitive_services_exposed: exposed.map((e) => `${e.service} (TCP ${e.port})`) } : {}),
+    },
   });
 }

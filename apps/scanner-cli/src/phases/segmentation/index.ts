@@ -1,6 +1,6 @@
 import type { FindingInput } from "@hcs/protocol";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
-import { openPortsOf } from "../ports/open-ports.js";
+import { listeningOf, openPortsOf } from "../ports/open-ports.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok, skipped } from "../shared/outcome.js";
 import { darwinFirewall } from "./darwin.js";
@@ -21,7 +21,11 @@ export const segmentationPhase = definePhase({
 
 async function checkSegmentation(ctx: PhaseContext, firewall: FirewallReading): Promise<PhaseOutcome> {
   const findings: FindingInput[] = [];
-  const firewallFinding = hostFirewallFinding(firewall, ctx.host.platform);
+  // This machine's sensitive services bound beyond loopback (socket table, host mode): what the firewall guards.
+  const exposedHere = (listeningOf(ctx.earlier.get("ports")) ?? []).filter(
+    (l) => l.exposure === "network" && SENSITIVE_PORTS.has(l.port),
+  );
+  const firewallFinding = hostFirewallFinding(firewall, ctx.host.platform, exposedHere);
   if (firewallFinding) findings.push(firewallFinding);
   const open = openPortsOf(ctx.earlier.get("ports")) ?? [];
   // Loopback answers only prove what this machine runs; reachability across the segment needs real targets. With
@@ -56,6 +60,7 @@ async function checkSegmentation(ctx: PhaseContext, firewall: FirewallReading): 
       ...(firewall.profilesOff?.length ? { firewall_profiles_off: [...firewall.profilesOff] } : {}),
       ...(firewall.reason ? { firewall_unknown_reason: firewall.reason } : {}),
       sensitive_services_reachable: reachable.length,
+      sensitive_listeners_beyond_loopback: exposedHere.map((l) => l.port),
       hosts_with_sensitive_services: [...new Set(reachable.map((o) => o.host))].length,
     },
     findings,

@@ -34,8 +34,8 @@ const interfaces = [
     operstate: "up",
   },
 ];
-/** Loopback answers in every persona: a database and a telnet listener, as on a badly kept clinic server. */
-const openOnLoopback = ["127.0.0.1:5432", "127.0.0.1:23"];
+/** What answers through loopback on the macOS persona (its socket table shows 22 and 5900 on every interface). */
+const openOnLoopback = ["127.0.0.1:22", "127.0.0.1:5900"];
 
 /** A Debian workstation answered from fixtures captured on Debian 12. */
 export function linuxPersona(): FakeHost {
@@ -58,13 +58,16 @@ export function linuxPersona(): FakeHost {
       "/etc/login.defs": fixture("access_control/fixtures/linux-login.defs"),
       "/etc/pam.d/common-auth": fixture("mfa/fixtures/linux-pam-common-auth.txt"),
       "/etc/pam.d/sshd": fixture("mfa/fixtures/linux-pam-sshd.txt"),
+      // This machine's socket table: Redis, PostgreSQL, MySQL and others on loopback only, one port on 0.0.0.0.
+      "/proc/net/tcp": fixture("ports/fixtures/linux-proc-net-tcp.txt"),
+      "/proc/net/tcp6": fixture("ports/fixtures/linux-proc-net-tcp6.txt"),
     },
     sysinfo: {
       osInfo: osInfo("linux", "Debian GNU/Linux", "12"),
       networkInterfaces: interfaces,
       defaultGateway: "192.168.50.1",
     },
-    net: { open: openOnLoopback },
+    net: { open: ["127.0.0.1:5432", "127.0.0.1:6379", "127.0.0.1:3306"] },
   });
 }
 
@@ -96,6 +99,7 @@ export function darwinPersona(): FakeHost {
       // No capture of these two reads exists; defaults exits 1 when a key is unset (recorded in FIXTURES.md).
       "defaults read /Library/Managed Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
       "defaults read /Library/Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
+      "netstat -anv -p tcp": fixture("ports/fixtures/darwin-netstat-anv-listen.txt"),
       "tmutil destinationinfo": fixture("backups/fixtures/darwin-tmutil-destinationinfo-network.txt"),
       "tmutil latestbackup": fixture("backups/fixtures/darwin-tmutil-latestbackup-hfs.txt"),
       "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate": fixture(
@@ -128,6 +132,8 @@ export function win32Persona(): FakeHost {
       "dsregcmd /status": fixture("mfa/fixtures/win32-dsregcmd-status-unjoined.txt"),
       "wbadmin get versions": fixture("backups/fixtures/win32-wbadmin-get-versions.txt"),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
+      // The capture is of `netstat -anop TCP`; `netstat -ano` prints the same TCP rows (plus UDP rows, skipped).
+      "netstat -ano": fixture("ports/fixtures/win32-netstat-anop-tcp.txt"),
     },
     sysinfo: { osInfo: osInfo("Windows", "Microsoft Windows 10 Pro", "10.0.19045"), networkInterfaces: interfaces },
     net: { open: ["127.0.0.1:3389", "127.0.0.1:445"] },
