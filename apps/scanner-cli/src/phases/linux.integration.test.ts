@@ -40,6 +40,18 @@ describe.runIf(process.platform === "linux")("every phase on this Linux machine,
         expect(r.status, `${r.id}: ${r.reason ?? ""}`).not.toBe("failed");
       }
       expect(results.find((r) => r.id === "ephi_flow")?.facts).toMatchObject({ files_flagged: 1 });
+      // Listeners come from this machine's socket table; nothing bound to loopback only is called exposed.
+      const ports = results.find((r) => r.id === "ports")!;
+      expect(ports.facts.listener_source).toBe("proc_net_tcp");
+      const loopbackOnly = new Set(
+        (ports.facts.listening as { port: number; exposure: string }[])
+          .filter((l) => l.exposure === "loopback")
+          .map((l) => l.port),
+      );
+      for (const f of ports.findings) {
+        expect(f.evidence).toMatchObject({ exposure: "network" });
+        expect(loopbackOnly.has((f.evidence as { port: number }).port)).toBe(false);
+      }
       expect(refused).toEqual([]);
       expect(elapsed).toBeLessThan(30_000);
     } finally {
