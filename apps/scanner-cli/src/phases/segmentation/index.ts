@@ -1,11 +1,13 @@
 import type { FindingInput } from "@hcs/protocol";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { listeningOf, openPortsOf } from "../ports/open-ports.js";
+import { serviceName } from "../ports/service-names.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok, skipped } from "../shared/outcome.js";
 import { darwinFirewall } from "./darwin.js";
-import { type FirewallReading, hostFirewallFinding } from "./firewall.js";
+import { type FirewallReading, hostFirewallFinding, rulesetFindings } from "./firewall.js";
 import { linuxFirewall } from "./linux.js";
+import { portAccepted } from "./rulesets.js";
 import { windowsFirewall } from "./win32.js";
 
 /** Services that belong behind a segment boundary (servers holding or moving ePHI, remote administration). */
@@ -27,6 +29,14 @@ async function checkSegmentation(ctx: PhaseContext, firewall: FirewallReading): 
   );
   const firewallFinding = hostFirewallFinding(firewall, ctx.host.platform, exposedHere);
   if (firewallFinding) findings.push(firewallFinding);
+  const accepted = firewall.ruleset?.acceptedFromAnywhere ?? [];
+  findings.push(
+    ...rulesetFindings(
+      firewall,
+      [...SENSITIVE_PORTS].sort((a, b) => a - b).map((port) => ({ port, service: serviceName(port) })),
+      (port) => portAccepted(accepted, port),
+    ),
+  );
   const open = openPortsOf(ctx.earlier.get("ports")) ?? [];
   // Loopback answers only prove what this machine runs; reachability across the segment needs real targets. With
   // neither the firewall's state nor targets, nothing was assessed: that must not read as a clean segment.
@@ -59,6 +69,19 @@ async function checkSegmentation(ctx: PhaseContext, firewall: FirewallReading): 
       firewall_tool: firewall.tool,
       ...(firewall.profilesOff?.length ? { firewall_profiles_off: [...firewall.profilesOff] } : {}),
       ...(firewall.reason ? { firewall_unknown_reason: firewall.reason } : {}),
+      ...(firewall.ruleset
+        ? {
+            firewall_ruleset: {
+              default_input: firewall.ruleset.defaultInput,
+              input_rules: firewall.ruleset.inputRules,
+              refusing_rules: firewall.ruleset.refusingRules,
+              jumps_not_followed: firewall.ruleset.jumpsNotFollowed,
+              accepted_from_anywhere: firewall.ruleset.acceptedFromAnywhere.map((p) =>
+                typeof p === "number" ? p : `${p.from}-${p.to}`,
+              ),
+            },
+          }
+        : {}),
       sensitive_services_reachable: reachable.length,
       sensitive_listeners_beyond_loopback: exposedHere.map((l) => l.port),
       hosts_with_sensitive_services: [...new Set(reachable.map((o) => o.host))].length,
