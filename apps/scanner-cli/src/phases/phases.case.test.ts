@@ -194,6 +194,21 @@ describe("platform specifics", () => {
     ]);
   });
 
+  it("Linux audit controls (164.312(b)): a volatile journal without syslog and no auditd; the clock is synchronised", async () => {
+    const access = await phaseOn(linuxPersona(), "access_control");
+    expect(access.facts.audit).toEqual({
+      journald_storage: "auto",
+      journal_persistent: false,
+      syslog_daemon: null,
+      auditd: { installed: false, running: false },
+      time_sync: { source: "timedatectl", ntp: true, synchronised: true },
+    });
+    expect(access.findings.map((f) => [f.id, f.severity, f.controls])).toEqual([
+      ["access_control.logs_not_persistent", "medium", ["164.312(b)"]],
+      ["access_control.auditd_not_running", "low", ["164.312(b)"]],
+    ]);
+  });
+
   it("Windows access control: net accounts with no minimum length and no lockout", async () => {
     const access = await phaseOn(win32Persona(), "access_control");
     expect(access.facts).toMatchObject({ admins: ["Administrator", "user1"], password_min_length: 0 });

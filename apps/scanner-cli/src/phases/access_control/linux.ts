@@ -3,12 +3,13 @@ import type { Host } from "../../host/host.js";
 import { phaseFinding } from "../shared/finding.js";
 import { type Reading, Unavailable } from "../shared/unavailable.js";
 import { type AccessControlState, manyAdminsFinding } from "./findings.js";
+import { linuxAudit } from "./linux-audit.js";
 import { extraSuperusers, groupMembers, loginDefsNumber } from "./parse.js";
 
 const ADMIN_GROUPS = ["sudo", "wheel", "admin"];
 
 /** Local administrators, extra superusers and password ageing from /etc files (readable without root). */
-export async function linuxAccessControl(host: Host): Promise<Reading<AccessControlState>> {
+export async function linuxAccessControl(host: Host, signal?: AbortSignal): Promise<Reading<AccessControlState>> {
   const [group, passwd, loginDefs] = await Promise.all([
     host.fs.readFile("/etc/group"),
     host.fs.readFile("/etc/passwd"),
@@ -41,5 +42,10 @@ export async function linuxAccessControl(host: Host): Promise<Reading<AccessCont
     "Remove administrator rights that are not needed day to day; review the list quarterly.",
   );
   if (many) findings.push(many);
-  return { facts: { admins, extra_superusers: superusers, pass_max_days: maxDays }, findings };
+  // Audit controls (164.312(b)) are read here too: the protocol has no phase of their own (docs/scanner.md).
+  const audit = await linuxAudit(host, signal);
+  return {
+    facts: { admins, extra_superusers: superusers, pass_max_days: maxDays, ...audit.facts },
+    findings: [...findings, ...audit.findings],
+  };
 }

@@ -51,11 +51,13 @@ export function linuxPersona(): FakeHost {
       "apt list --upgradable": fixture("patches/fixtures/linux-apt-list-upgradable.txt"),
       "ufw status verbose": fixture("segmentation/fixtures/linux-ufw-status-inactive.txt"),
       "sshd -T": fixture("mfa/fixtures/linux-sshd-T.txt"),
+      "timedatectl show": fixture("access_control/fixtures/linux-timedatectl-show.txt"),
     },
     files: {
       "/etc/group": fixture("access_control/fixtures/linux-group.txt"),
       "/etc/passwd": fixture("access_control/fixtures/linux-passwd.txt"),
       "/etc/login.defs": fixture("access_control/fixtures/linux-login.defs"),
+      "/etc/systemd/journald.conf": fixture("access_control/fixtures/linux-journald.conf"),
       "/etc/pam.d/common-auth": fixture("mfa/fixtures/linux-pam-common-auth.txt"),
       "/etc/pam.d/sshd": fixture("mfa/fixtures/linux-pam-sshd.txt"),
       // This machine's socket table: Redis, PostgreSQL, MySQL and others on loopback only, one port on 0.0.0.0.
@@ -66,6 +68,13 @@ export function linuxPersona(): FakeHost {
       osInfo: osInfo("linux", "Debian GNU/Linux", "12"),
       networkInterfaces: interfaces,
       defaultGateway: "192.168.50.1",
+      // A workstation with journald (volatile: no /var/log/journal), no syslog daemon and no auditd.
+      processes: ["systemd", "systemd-journald", "sshd", "cron", "postgres", "redis-server"].map((name, i) => ({
+        pid: i + 1,
+        name,
+        command: name,
+        user: "root",
+      })),
     },
     net: { open: ["127.0.0.1:5432", "127.0.0.1:6379", "127.0.0.1:3306"] },
   });
