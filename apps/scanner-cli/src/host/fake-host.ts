@@ -29,6 +29,8 @@ export interface FakeFile {
   readonly content: string | Uint8Array;
   readonly mtimeMs?: number;
   readonly mode?: number;
+  /** False: the file exists but this run may not read it (readFile and readBytes answer null). */
+  readonly readable?: boolean;
 }
 
 export interface FakeSysInfo {
@@ -179,7 +181,10 @@ function fakeFs(files: Readonly<Record<string, string | FakeFile>>, nowMs: numbe
     Object.entries(files).map(([path, f]) => {
       const file: FakeFile = typeof f === "string" ? { content: f } : f;
       const bytes = typeof file.content === "string" ? new TextEncoder().encode(file.content) : file.content;
-      return [path, { bytes, mtimeMs: file.mtimeMs ?? nowMs, mode: file.mode ?? 0o100644 }] as const;
+      return [
+        path,
+        { bytes, mtimeMs: file.mtimeMs ?? nowMs, mode: file.mode ?? 0o100644, readable: file.readable ?? true },
+      ] as const;
     }),
   );
   const isDir = (path: string) => {
@@ -189,9 +194,12 @@ function fakeFs(files: Readonly<Record<string, string | FakeFile>>, nowMs: numbe
   return {
     readFile: async (path, maxBytes = 1024 * 1024) => {
       const e = entries.get(path);
-      return e ? new TextDecoder().decode(e.bytes.subarray(0, maxBytes)) : null;
+      return e?.readable ? new TextDecoder().decode(e.bytes.subarray(0, maxBytes)) : null;
     },
-    readBytes: async (path, maxBytes) => entries.get(path)?.bytes.subarray(0, maxBytes) ?? null,
+    readBytes: async (path, maxBytes) => {
+      const e = entries.get(path);
+      return e?.readable ? e.bytes.subarray(0, maxBytes) : null;
+    },
     exists: async (path) => entries.has(path) || isDir(path),
     stat: async (path) => {
       const e = entries.get(path);

@@ -71,8 +71,9 @@ describe.each(personas)("every phase on the %s persona", (platform, persona) => 
     expect(ports.status).toBe("ok");
     expect(ports.facts.listener_source).toBe(platform === "linux" ? "proc_net_tcp" : "netstat");
     const expected: Record<string, string[]> = {
-      // Redis, PostgreSQL and MySQL on 127.0.0.1/::1 only: no exposure finding.
-      linux: [],
+      // Redis, PostgreSQL and MySQL on 127.0.0.1/::1 only: no exposure finding; Redis without a password is one
+      // (low: only this machine reaches it), PostgreSQL's trust on 127.0.0.1 is not.
+      linux: ["ports.redis_without_password:/etc/redis/redis.conf"],
       darwin: ["ports.risky_service:127.0.0.1:5900"],
       win32: [
         "ports.risky_service:127.0.0.1:139",
@@ -82,7 +83,8 @@ describe.each(personas)("every phase on the %s persona", (platform, persona) => 
       ],
     };
     expect(ports.findings.map((f) => f.id)).toEqual(expected[platform]);
-    for (const f of ports.findings) expect(f.evidence).toMatchObject({ exposure: "network", source: "socket_table" });
+    for (const f of ports.findings.filter((x) => x.check_id === "ports.risky_service"))
+      expect(f.evidence).toMatchObject({ exposure: "network", source: "socket_table" });
   });
 });
 

@@ -129,4 +129,32 @@ describe("ports phase", () => {
     expect(m!.findings.map((f) => f.id)).toEqual(["ports.risky_service:127.0.0.1:5900"]);
     expect(m!.facts).toMatchObject({ listener_source: "netstat", listening_ports: 16 });
   });
+
+  it("host mode on Linux reads Redis and PostgreSQL authentication from their configuration files", async () => {
+    const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
+    const host = createFakeHost({
+      platform: "linux",
+      files: {
+        "/proc/net/tcp": fixture("linux-proc-net-tcp.txt"),
+        "/etc/redis/redis.conf": fixture("linux-redis.conf"),
+        "/etc/postgresql/15/main/pg_hba.conf": `${fixture("linux-pg_hba.conf")}host all all 192.168.50.0/24 trust\n`,
+        // Present but owned by the database's account: named as not read, never judged.
+        "/var/lib/pgsql/data/pg_hba.conf": { content: "host all all 0.0.0.0/0 trust\n", readable: false },
+      },
+    });
+    const [result] = await runPhases({ host, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
+    expect(result!.findings.map((f) => [f.id, f.severity, f.category])).toEqual([
+      ["ports.redis_without_password:/etc/redis/redis.conf", "low", "access_control"],
+      ["ports.postgresql_trust_auth:/etc/postgresql/15/main/pg_hba.conf:192.168.50.0/24", "high", "access_control"],
+    ]);
+    expect(result!.facts.database_configs).toEqual({
+      redis: [{ config: "/etc/redis/redis.conf", port: 6379, bind: ["127.0.0.1", "::1"], authentication: "none" }],
+      postgresql: [
+        { config: "/etc/postgresql/15/main/pg_hba.conf", entries: 3, trust_local: 2, trust_beyond_local: 1 },
+      ],
+    });
+    expect(result!.facts.not_assessed).toEqual({
+      database_configs: "not readable by this run: /var/lib/pgsql/data/pg_hba.conf",
+    });
+  });
 });

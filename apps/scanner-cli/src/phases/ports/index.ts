@@ -1,10 +1,18 @@
-import type { FindingInput } from "@hcs/protocol";
+import type { FindingInput, JsonObject } from "@hcs/protocol";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok, skipped } from "../shared/outcome.js";
 import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { DEFAULT_SCAN_PORTS } from "./common-ports.js";
 import { darwinSocketTable } from "./darwin.js";
+import {
+  parsePgHba,
+  parseRedisConf,
+  pgTrustFindings,
+  redisAuthentication,
+  redisFinding,
+  trustBeyondLocal,
+} from "./database-configs.js";
 import { linuxSocketTable } from "./linux.js";
 import { exposureOf, isWildcard, type ListeningPort, listeningPorts } from "./listeners.js";
 import { type OpenPortFact, openPortsFacts } from "./open-ports.js";
@@ -49,6 +57,8 @@ async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promis
   const findings = listening
     ? listening.flatMap((l) => exposedServiceFinding(l))
     : open.flatMap((o) => riskyServiceFinding(o, hostMode));
+  const databases = hostMode && !isUnavailable(table) ? databaseFacts(table, listening) : null;
+  if (databases) findings.push(...databases.findings);
   return ok(
     {
       ...openPortsFacts(open),
@@ -75,9 +85,13 @@ async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promis
             listening_beyond_loopback: listening.filter((l) => l.exposure === "network").length,
           }
         : {}),
+      ...(databases ? { database_configs: databases.facts } : {}),
     },
     findings,
     {
+      ...(databases?.unreadable.length
+        ? { database_configs: `not readable by this run: ${databases.unreadable.join(", ")}` }
+        : {}),
       listener_exposure:
         hostMode && isUnavailable(table)
           ? `the socket table could not be read (${table.message}); ports were found by a connect scan of the fixed list through loopback, which cannot tell a loopback-only service from an exposed one`
@@ -137,4 +151,39 @@ function riskyServiceFinding(open: OpenPortFact, loopbackOnly: boolean): Finding
       },
     }),
   ];
+}
+
+/** Redis and PostgreSQL authentication from their configuration files (Linux host mode). */
+function databaseFacts(table: SocketTable, listening: readonly ListeningPort[] | null) {
+  const configs = table.databaseConfigs;
+  if (!configs) return null;
+  const findings: FindingInput[] = [];
+  const unreadable: string[] = [];
+  const redis: JsonObject[] = [];
+  for (const f of configs.redis) {
+    if (f.text === null) {
+      unreadable.push(f.path);
+      continue;
+    }
+    const conf = parseRedisConf(f.text);
+    redis.push({ config: f.path, port: conf.port, bind: [...conf.bind], authentication: redisAuthentication(conf) });
+    const finding = redisFinding(f.path, conf, listening);
+    if (finding) findings.push(finding);
+  }
+  const postgresql: JsonObject[] = [];
+  for (const f of configs.pgHba) {
+    if (f.text === null) {
+      unreadable.push(f.path);
+      continue;
+    }
+    const entries = parsePgHba(f.text);
+    postgresql.push({
+      config: f.path,
+      entries: entries.length,
+      trust_local: entries.filter((e) => e.method === "trust").length - trustBeyondLocal(entries).length,
+      trust_beyond_local: trustBeyondLocal(entries).length,
+    });
+    findings.push(...pgTrustFindings(f.path, entries));
+  }
+  return { facts: { redis, postgresql }, findings, unreadable };
 }

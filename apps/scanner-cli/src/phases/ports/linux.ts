@@ -1,7 +1,7 @@
 import type { Host } from "../../host/host.js";
 import { type Reading, Unavailable, unparsed } from "../shared/unavailable.js";
 import { type Listener, parseProcNetTcp } from "./listeners.js";
-import type { SocketTable } from "./socket-table.js";
+import type { ConfigFile, SocketTable } from "./socket-table.js";
 
 /** A busy server's table runs to megabytes (one line per socket); the cap keeps the read bounded. */
 const MAX_TABLE_BYTES = 16 * 1024 * 1024;
@@ -17,5 +17,32 @@ export async function linuxSocketTable(host: Host): Promise<Reading<SocketTable>
   if (listeners4 === null) return unparsed("/proc/net/tcp is not a kernel socket table");
   // tcp6 is absent when IPv6 is disabled: the IPv4 table is then the whole answer.
   const listeners6: Listener[] = v6 === null ? [] : (parseProcNetTcp(v6) ?? []);
-  return { source: "proc_net_tcp", listeners: [...listeners4, ...listeners6] };
+  return {
+    source: "proc_net_tcp",
+    listeners: [...listeners4, ...listeners6],
+    databaseConfigs: await databaseConfigs(host),
+  };
+}
+
+/** Where Debian/Ubuntu and RHEL-family packages put redis.conf. */
+const REDIS_CONFS = ["/etc/redis/redis.conf", "/etc/redis.conf"];
+/** Debian keeps one cluster per /etc/postgresql/<version>/<cluster>; RHEL keeps it in the data directory. */
+const PG_ROOT = "/etc/postgresql";
+const PG_RHEL_HBA = "/var/lib/pgsql/data/pg_hba.conf";
+
+async function configFile(host: Host, path: string): Promise<ConfigFile | null> {
+  if (!(await host.fs.exists(path))) return null;
+  return { path, text: await host.fs.readFile(path) };
+}
+
+async function databaseConfigs(host: Host): Promise<NonNullable<SocketTable["databaseConfigs"]>> {
+  const hbaPaths: string[] = [];
+  for await (const f of host.fs.walk(PG_ROOT, { maxFiles: 500, maxDepth: 2 }))
+    if (f.path.endsWith("/pg_hba.conf")) hbaPaths.push(f.path);
+  const [redis, pgHba] = await Promise.all([
+    Promise.all(REDIS_CONFS.map((p) => configFile(host, p))),
+    Promise.all([...hbaPaths.sort(), PG_RHEL_HBA].map((p) => configFile(host, p))),
+  ]);
+  const found = (files: (ConfigFile | null)[]) => files.filter((f): f is ConfigFile => f !== null);
+  return { redis: found(redis), pgHba: found(pgHba) };
 }

@@ -63,6 +63,9 @@ export function linuxPersona(): FakeHost {
       // This machine's socket table: Redis, PostgreSQL, MySQL and others on loopback only, one port on 0.0.0.0.
       "/proc/net/tcp": fixture("ports/fixtures/linux-proc-net-tcp.txt"),
       "/proc/net/tcp6": fixture("ports/fixtures/linux-proc-net-tcp6.txt"),
+      // This machine's Redis (Debian's stock configuration) and PostgreSQL (trust on the socket and 127.0.0.1).
+      "/etc/redis/redis.conf": fixture("ports/fixtures/linux-redis.conf"),
+      "/etc/postgresql/15/main/pg_hba.conf": fixture("ports/fixtures/linux-pg_hba.conf"),
     },
     sysinfo: {
       osInfo: osInfo("linux", "Debian GNU/Linux", "12"),
