@@ -205,9 +205,29 @@ describe("platform specifics", () => {
       auditd: { installed: false, running: false },
       time_sync: { source: "timedatectl", ntp: true, synchronised: true },
     });
-    expect(access.findings.map((f) => [f.id, f.severity, f.controls])).toEqual([
-      ["access_control.logs_not_persistent", "medium", ["164.312(b)"]],
-      ["access_control.auditd_not_running", "low", ["164.312(b)"]],
+    const audit = access.findings.filter((f) => f.controls.includes("164.312(b)"));
+    expect(audit.map((f) => [f.id, f.severity])).toEqual([
+      ["access_control.logs_not_persistent", "medium"],
+      ["access_control.auditd_not_running", "low"],
+    ]);
+  });
+
+  it("Linux login policy: Debian's stock PAM (pam_unix, 6 characters, no lockout), no TMOUT, umask 022", async () => {
+    const access = await phaseOn(linuxPersona(), "access_control");
+    expect(access.facts).toMatchObject({
+      password_min_length: 6,
+      password_module: "pam_unix.so",
+      lockout_after_failed_attempts: false,
+      shell_timeout_seconds: null,
+      default_umask: "022",
+    });
+    expect(
+      access.findings.filter((f) => !f.controls.includes("164.312(b)")).map((f) => [f.id, f.severity, f.controls]),
+    ).toEqual([
+      ["access_control.weak_password_policy", "medium", ["164.312(a)(2)(i)"]],
+      ["access_control.no_account_lockout", "low", ["164.312(a)(2)(i)"]],
+      ["access_control.no_session_timeout", "low", ["164.312(a)(2)(iii)"]],
+      ["access_control.permissive_umask", "low", ["164.312(a)(1)"]],
     ]);
   });
 

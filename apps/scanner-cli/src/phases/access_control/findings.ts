@@ -100,3 +100,36 @@ export function screenLockFinding(
     controls: AUTOMATIC_LOGOFF,
   });
 }
+
+/** HHS guidance commonly cites 15 minutes at most before an idle session is closed. */
+export const MAX_SESSION_IDLE_S = 900;
+
+/** Linux shells: no idle timeout (TMOUT), or one longer than 15 minutes (the automatic logoff safeguard). */
+export function sessionTimeoutFinding(timeoutSeconds: number | null): FindingInput | null {
+  if (timeoutSeconds !== null && timeoutSeconds <= MAX_SESSION_IDLE_S) return null;
+  return phaseFinding("access_control", {
+    check: "no_session_timeout",
+    severity: "low",
+    title:
+      timeoutSeconds === null
+        ? "Idle shell sessions are never closed (no TMOUT)"
+        : `Idle shell sessions are closed only after ${Math.round(timeoutSeconds / 60)} minutes`,
+    detail: "A terminal or SSH session left open keeps its user's access to ePHI for whoever finds it.",
+    remediation: `Set "readonly TMOUT=${MAX_SESSION_IDLE_S}; export TMOUT" in a file under /etc/profile.d/ (and a screen lock on desktops).`,
+    evidence: { tmout_seconds: timeoutSeconds },
+    controls: AUTOMATIC_LOGOFF,
+  });
+}
+
+/** New files readable by every account on the machine (UMASK in /etc/login.defs). */
+export function permissiveUmaskFinding(umask: string): FindingInput {
+  return phaseFinding("access_control", {
+    check: "permissive_umask",
+    severity: "low",
+    title: `New files are readable by every account (default umask ${umask})`,
+    detail: "Files users create, exports of patient data included, can be read by any other account on this machine.",
+    remediation: "Set UMASK 027 in /etc/login.defs (and in /etc/profile for shells that do not read it).",
+    evidence: { umask },
+    controls: ["164.312(a)(1)"],
+  });
+}

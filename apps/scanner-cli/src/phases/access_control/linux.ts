@@ -4,6 +4,7 @@ import { phaseFinding } from "../shared/finding.js";
 import { type Reading, Unavailable } from "../shared/unavailable.js";
 import { type AccessControlState, manyAdminsFinding } from "./findings.js";
 import { linuxAudit } from "./linux-audit.js";
+import { linuxLoginPolicy } from "./linux-login-policy.js";
 import { extraSuperusers, groupMembers, loginDefsNumber } from "./parse.js";
 
 const ADMIN_GROUPS = ["sudo", "wheel", "admin"];
@@ -43,9 +44,9 @@ export async function linuxAccessControl(host: Host, signal?: AbortSignal): Prom
   );
   if (many) findings.push(many);
   // Audit controls (164.312(b)) are read here too: the protocol has no phase of their own (docs/scanner.md).
-  const audit = await linuxAudit(host, signal);
+  const [policy, audit] = await Promise.all([linuxLoginPolicy(host, loginDefs, signal), linuxAudit(host, signal)]);
   return {
-    facts: { admins, extra_superusers: superusers, pass_max_days: maxDays, ...audit.facts },
-    findings: [...findings, ...audit.findings],
+    facts: { admins, extra_superusers: superusers, pass_max_days: maxDays, ...policy.facts, ...audit.facts },
+    findings: [...findings, ...policy.findings, ...audit.findings],
   };
 }

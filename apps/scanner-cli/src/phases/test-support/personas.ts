@@ -58,6 +58,8 @@ export function linuxPersona(): FakeHost {
       "/etc/passwd": fixture("access_control/fixtures/linux-passwd.txt"),
       "/etc/login.defs": fixture("access_control/fixtures/linux-login.defs"),
       "/etc/systemd/journald.conf": fixture("access_control/fixtures/linux-journald.conf"),
+      "/etc/pam.d/common-password": fixture("access_control/fixtures/linux-pam-common-password.txt"),
+      "/etc/profile": fixture("access_control/fixtures/linux-profile.txt"),
       "/etc/pam.d/common-auth": fixture("mfa/fixtures/linux-pam-common-auth.txt"),
       "/etc/pam.d/sshd": fixture("mfa/fixtures/linux-pam-sshd.txt"),
       // This machine's socket table: Redis, PostgreSQL, MySQL and others on loopback only, one port on 0.0.0.0.

@@ -1,0 +1,79 @@
+import type { FindingInput, JsonObject } from "@hcs/protocol";
+import type { Host } from "../../host/host.js";
+import {
+  noLockoutFinding,
+  permissiveUmaskFinding,
+  sessionTimeoutFinding,
+  weakPasswordLengthFinding,
+} from "./findings.js";
+import {
+  lockoutConfigured,
+  loginDefsUmask,
+  passwordMinLength,
+  shellTimeoutSeconds,
+  umaskLetsOthersRead,
+} from "./pam-policy.js";
+
+/** Debian and Ubuntu split the PAM stacks per type; RHEL-family systems keep them in system-auth. */
+const PASSWORD_STACKS = ["/etc/pam.d/common-password", "/etc/pam.d/system-auth"];
+const AUTH_STACKS = ["/etc/pam.d/common-auth", "/etc/pam.d/system-auth"];
+const SHELL_FILES = ["/etc/profile", "/etc/bash.bashrc"];
+
+async function firstReadable(host: Host, paths: readonly string[]): Promise<string | null> {
+  for (const p of paths) {
+    const text = await host.fs.readFile(p);
+    if (text !== null) return text;
+  }
+  return null;
+}
+
+/** Password length, lockout, idle-shell timeout and umask of a Linux machine (all readable without root). */
+export async function linuxLoginPolicy(
+  host: Host,
+  loginDefs: string | null,
+  signal?: AbortSignal,
+): Promise<{ facts: JsonObject; findings: FindingInput[] }> {
+  const profileD: string[] = [];
+  for await (const f of host.fs.walk("/etc/profile.d", { maxFiles: 200, maxDepth: 0, signal }))
+    if (f.path.endsWith(".sh")) profileD.push(f.path);
+  const [passwordStack, authStack, pwquality, ...shell] = await Promise.all([
+    firstReadable(host, PASSWORD_STACKS),
+    firstReadable(host, AUTH_STACKS),
+    host.fs.readFile("/etc/security/pwquality.conf"),
+    ...[...SHELL_FILES, ...profileD.sort()].map((p) => host.fs.readFile(p)),
+  ]);
+  const findings: FindingInput[] = [];
+  const facts: Record<string, JsonObject[string]> = {};
+
+  const password = passwordStack === null ? null : passwordMinLength(passwordStack, pwquality);
+  if (password) {
+    facts.password_min_length = password.minLength;
+    facts.password_module = password.module;
+    const weak = weakPasswordLengthFinding(
+      password.minLength,
+      "Require at least 12 characters: install libpam-pwquality (or enable pam_pwquality) and set minlen = 12 in /etc/security/pwquality.conf.",
+    );
+    if (weak) findings.push(weak);
+  } else facts.password_policy_unavailable = "no PAM password stack this scanner reads was found";
+
+  if (authStack !== null) {
+    const lockout = lockoutConfigured(authStack);
+    facts.lockout_after_failed_attempts = lockout;
+    if (!lockout)
+      findings.push(
+        noLockoutFinding(
+          "Enable pam_faillock in the auth stack (Debian: pam-auth-update; RHEL: authselect enable-feature with-faillock) with deny=5 and unlock_time=900.",
+        ),
+      );
+  } else facts.lockout_unavailable = "no PAM auth stack this scanner reads was found";
+
+  const tmout = shellTimeoutSeconds(shell.filter((t): t is string => t !== null));
+  facts.shell_timeout_seconds = tmout;
+  const timeout = sessionTimeoutFinding(tmout);
+  if (timeout) findings.push(timeout);
+
+  const umask = loginDefs ? loginDefsUmask(loginDefs) : null;
+  facts.default_umask = umask;
+  if (umask && umaskLetsOthersRead(umask)) findings.push(permissiveUmaskFinding(umask));
+  return { facts, findings };
+}
