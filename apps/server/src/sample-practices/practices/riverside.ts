@@ -25,7 +25,8 @@ export const riverside: PracticeSpec = {
     { name: "mail.riverside-ortho.test", type: "A", address },
     { name: "riverside-ortho.test", type: "TXT", text: "v=spf1 a mx ?all" },
   ],
-  certificate: { days: 397, issuedDaysAgo: 200 },
+  // From the in-house CA of a 2012-era Windows domain: SHA-1 signed, no revocation pointers the internet can use.
+  certificate: { days: 397, issuedDaysAgo: 200, signatureHash: "sha1" },
   site: {
     tlsMinVersion: "TLSv1",
     tlsMaxVersion: "TLSv1.2",
