@@ -99,6 +99,7 @@ export const harbor: PracticeSpec = {
       "email.spf.pass_all",
       "email.dkim.short_key",
       "app.certificate.expired",
+      "app.certificate.no_revocation_info",
       "app.security_headers.csp_missing",
       "privacy.forms.cleartext_patient_form",
     ],

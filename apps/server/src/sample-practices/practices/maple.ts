@@ -113,6 +113,8 @@ export const maple: PracticeSpec = {
       "email.mta_sts.missing",
       "app.security_headers.csp_missing",
       "app.server_disclosure.version",
+      "app.tls_ciphers.no_forward_secrecy",
+      "app.tls_ciphers.cbc_mode",
       "privacy.trackers.public_page",
     ],
   },

@@ -84,6 +84,8 @@ export const riverside: PracticeSpec = {
       "email.dmarc.missing",
       "email.spf.neutral_all",
       "app.tls_versions.legacy",
+      "app.tls_ciphers.no_forward_secrecy",
+      "app.certificate.weak_signature",
       "app.exposed_services.rdp",
       "app.server_disclosure.end_of_life",
       "app.http_redirect.missing",
