@@ -25,7 +25,7 @@ export const riverside: PracticeSpec = {
     { name: "mail.riverside-ortho.test", type: "A", address },
     { name: "riverside-ortho.test", type: "TXT", text: "v=spf1 a mx ?all" },
   ],
-  // From the in-house CA of a 2012-era Windows domain: SHA-1 signed, no revocation pointers the internet can use.
+  // From the in-house CA of a 2012-era Windows domain, still signing with SHA-1.
   certificate: { days: 397, issuedDaysAgo: 200, signatureHash: "sha1" },
   site: {
     tlsMinVersion: "TLSv1",
