@@ -7,6 +7,7 @@ import {
   runExternalScan,
 } from "../external-scan/index.js";
 import { createNodeTcpConnect } from "../external-scan/io/tcp-connect.js";
+import { checkFactsOf } from "../external-scan/run-external-scan.js";
 import { RISKY_SERVICES } from "../external-scan/site/exposed-services-check.js";
 import { SamplePracticesError } from "./errors.js";
 import { type SamplePractices, startSamplePractices } from "./start.js";
@@ -93,7 +94,7 @@ describe("sample practices scanned by the external scan", () => {
   it("enumerates each practice's suites per version and judges them against SP 800-52r2", () => {
     const facts = (name: string) => {
       const p = samples.practices.find((s) => s.name.startsWith(name))!;
-      return results.get(p.npi)!.facts.checks["app.tls_ciphers"] as {
+      return checkFactsOf(results.get(p.npi)!, "app.tls_ciphers") as unknown as {
         versions: Record<string, { accepted: string[]; sp800_52r2: string; complete: boolean }>;
         not_testable_by_this_client: string[];
       };
@@ -127,7 +128,7 @@ describe("sample practices scanned by the external scan", () => {
   it("reads each certificate's signature algorithm and revocation pointers", () => {
     const cert = (name: string) => {
       const p = samples.practices.find((s) => s.name.startsWith(name))!;
-      return results.get(p.npi)!.facts.checks["app.certificate"] as Record<string, unknown>;
+      return checkFactsOf(results.get(p.npi)!, "app.certificate");
     };
     expect(cert("Lakeside")).toMatchObject({
       signature_algorithm: "sha256WithRSAEncryption",

@@ -54,8 +54,6 @@ function cipherList(version: TlsVersion, suites: readonly string[]): string {
   return version === "TLSv1.3" ? suites.join(":") : `${suites.join(":")}:@SECLEVEL=0`;
 }
 
-type Settle<T> = (outcome: T) => void;
-
 /**
  * Connects and runs one TLS handshake, settling exactly once: on secureConnect (`onSecure`), a failure, the
  * timeout or the signal. A failure after TCP is up means the server would not agree to what was offered.
@@ -84,7 +82,7 @@ function handshakeOnce<T>(
       secureContext: o.secureContext,
       rejectUnauthorized: false,
     });
-    const finish: Settle<() => T> = (outcome) => {
+    const finish = (outcome: () => T) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);

@@ -10,8 +10,8 @@ export interface SuiteEnumerationLimits {
 }
 
 /**
- * A server accepting every suite this client can offer takes about 190 handshakes (accepted suites plus one
- * refusal per class and version); practice sites accept 5 to 30. Six at a time keeps a site's enumeration to a
+ * A server accepting every suite this client can offer at every version takes 148 handshakes (one per suite: a class
+ * that runs out needs no refusal); the sample practices take 12 to 37. Six at a time keeps a site's enumeration to a
  * few seconds at internet round-trip times without looking like a flood.
  */
 export const DEFAULT_SUITE_LIMITS: SuiteEnumerationLimits = { maxHandshakes: 200, concurrency: 6 };
@@ -32,13 +32,15 @@ export interface SuiteEnumeration {
   readonly notTestable: string[];
 }
 
-/** Suites are offered by class so that classes run in parallel; one class's refusal does not end another's. */
+/**
+ * Suites are offered by class so that classes run in parallel (one class's refusal does not end another's): by key
+ * exchange, and AEAD apart from the rest, so that no chain of handshakes is much longer than the others.
+ */
 function suiteClass(suite: SuiteProperties): string {
   if (suite.authentication === "anonymous") return "anonymous";
-  if (suite.keyExchange === "ECDHE" || suite.keyExchange === "DHE" || suite.keyExchange === "TLS1.3") {
-    return suite.keyExchange;
-  }
-  return "static";
+  if (suite.keyExchange === "TLS1.3") return "TLS1.3";
+  const kx = suite.keyExchange === "ECDHE" || suite.keyExchange === "DHE" ? suite.keyExchange : "static";
+  return `${kx}/${suite.mac === "AEAD" ? "aead" : "other"}`;
 }
 
 interface Chain {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ExternalScanResult } from "../run-external-scan.js";
+import { checkFactsOf, type ExternalScanResult } from "../run-external-scan.js";
 import { suiteByName } from "../site/cipher-suites.js";
 
 /**
@@ -65,13 +65,17 @@ export function readTestssl(entries: readonly TestsslEntry[]) {
   };
 }
 
+const VersionsFactsSchema = z.object({ offered: z.array(z.string()).optional() });
+const CipherFactsSchema = z.object({
+  versions: z.record(z.string(), z.object({ accepted: z.array(z.string()) })).optional(),
+  not_testable_by_this_client: z.array(z.string()).optional(),
+});
+
 /** The same verdicts from an HCS external scan result. */
 export function readHcs(result: ExternalScanResult) {
   const has = (checkId: string) => result.findings.some((f) => f.check_id === checkId);
-  const versionsFacts = result.facts.checks["app.tls_versions"] as { offered?: string[] } | undefined;
-  const cipherFacts = result.facts.checks["app.tls_ciphers"] as
-    | { versions?: Record<string, { accepted: string[] }>; not_testable_by_this_client?: string[] }
-    | undefined;
+  const versionsFacts = VersionsFactsSchema.parse(checkFactsOf(result, "app.tls_versions") ?? {});
+  const cipherFacts = CipherFactsSchema.parse(checkFactsOf(result, "app.tls_ciphers") ?? {});
   return {
     protocols: Object.fromEntries(VERSIONS.map(([name]) => [name, versionsFacts?.offered?.includes(name) ?? false])),
     suites: Object.fromEntries(VERSIONS.map(([name]) => [name, cipherFacts?.versions?.[name]?.accepted ?? []])),
