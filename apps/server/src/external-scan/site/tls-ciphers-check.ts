@@ -1,19 +1,12 @@
 import type { FindingParsed, JsonObject } from "@hcs/protocol";
 import type { CheckOutcome, ExternalCheck } from "../check.js";
-import { statusForNetFailure } from "../check-status.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding } from "../finding.js";
 import { TLS_VERSIONS, type TlsVersion } from "../io/types.js";
 import { judgeSuite, judgeVersion, type SuiteProblem } from "./cipher-suite-verdict.js";
 import { type SuiteProperties, suiteByName } from "./cipher-suites.js";
 import type { SuiteEnumeration } from "./suite-enumeration.js";
-
-const VERSION_NAMES: Record<TlsVersion, string> = {
-  TLSv1: "TLS 1.0",
-  "TLSv1.1": "TLS 1.1",
-  "TLSv1.2": "TLS 1.2",
-  "TLSv1.3": "TLS 1.3",
-};
+import { noTlsVersionOutcome, VERSION_NAMES } from "./tls-versions-check.js";
 
 /** The accepted suites of each enumerated version, with their properties. */
 function acceptedByVersion(enumeration: SuiteEnumeration): [TlsVersion, SuiteProperties[]][] {
@@ -134,11 +127,7 @@ export const tlsCiphersCheck: ExternalCheck = {
   async run(ctx): Promise<CheckOutcome> {
     const { host, outcomes, enumeration } = await ctx.site.tlsSuites();
     if (!host.ok) return { status: host.status, detail: host.detail };
-    if (!enumeration) {
-      const failure = TLS_VERSIONS.map((v) => outcomes[v]).find((o) => o && !o.ok && o.code !== "handshake_failed");
-      if (failure && !failure.ok) return { status: statusForNetFailure(failure.code), detail: `TLS: ${failure.code}` };
-      return { status: "error", detail: "no TLS version could be negotiated" };
-    }
+    if (!enumeration) return noTlsVersionOutcome(outcomes);
     return {
       status: "ok",
       findings: evaluateCipherSuites(ctx.target.siteHost, ctx.target.httpsPort, enumeration),
