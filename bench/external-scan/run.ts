@@ -2,8 +2,7 @@
 // Baseline in the same run: the external scan engine called directly (no API, no queue, no store). Reports the
 // median dispatch→completed latency per practice, the throughput of 50 jobs dispatched at once, and how far
 // estimated_duration_ms is from the measured duration once warm.
-import { createExternalScanIO, runExternalScan } from "../../apps/server/src/external-scan/index.js";
-import { checkFactsOf } from "../../apps/server/src/external-scan/run-external-scan.js";
+import { checkFactsOf, createExternalScanIO, runExternalScan } from "../../apps/server/src/external-scan/index.js";
 import { startLab } from "../../apps/server/src/lab/lab.js";
 import { rssOf } from "../lib/process.js";
 import { median } from "../lib/stats.js";

@@ -1,13 +1,13 @@
 import { isValidNpi, scorePractice } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  checkFactsOf,
   createExternalScanIO,
   type ExternalScanResult,
   externalScoringSubject,
   runExternalScan,
 } from "../external-scan/index.js";
 import { createNodeTcpConnect } from "../external-scan/io/tcp-connect.js";
-import { checkFactsOf } from "../external-scan/run-external-scan.js";
 import { RISKY_SERVICES } from "../external-scan/site/exposed-services-check.js";
 import { SamplePracticesError } from "./errors.js";
 import { type SamplePractices, startSamplePractices } from "./start.js";

@@ -2,7 +2,7 @@ import type { HostResolution } from "../guard.js";
 import { TLS_VERSIONS, type TlsHandshakeOutcome, type TlsProbeIO, type TlsVersion } from "../io/types.js";
 import type { ScanTarget } from "../target.js";
 import type { PageFetch, PageFetcher } from "./page-fetch.js";
-import { enumerateSuites, type SuiteEnumeration, type SuiteEnumerationLimits } from "./suite-enumeration.js";
+import { enumerateSuites, type SuiteEnumeration } from "./suite-enumeration.js";
 
 /** The TLS handshakes of the website, one per version, or why none could be tried. */
 export interface TlsHandshakeSet {
@@ -45,7 +45,6 @@ export function createSiteProbes(deps: {
   readonly tls: TlsProbeIO;
   readonly fetchPage: PageFetcher;
   readonly signal: AbortSignal;
-  readonly suiteLimits?: SuiteEnumerationLimits;
 }): SiteProbes {
   const { target } = deps;
   const host = once(() => deps.guard(target.siteHost));
@@ -81,7 +80,6 @@ export function createSiteProbes(deps: {
         servername: target.siteHost,
         versions,
         signal: deps.signal,
-        ...(deps.suiteLimits ? { limits: deps.suiteLimits } : {}),
       });
       return { host: resolution, outcomes, enumeration };
     }),
