@@ -2,7 +2,7 @@
 // Baseline in the same run: the external scan engine called directly (no API, no queue, no store). Reports the
 // median dispatch→completed latency per practice, the throughput of 50 jobs dispatched at once, and how far
 // estimated_duration_ms is from the measured duration once warm.
-import { createExternalScanIO, runExternalScan } from "../../apps/server/src/external-scan/index.js";
+import { checkFactsOf, createExternalScanIO, runExternalScan } from "../../apps/server/src/external-scan/index.js";
 import { startLab } from "../../apps/server/src/lab/lab.js";
 import { rssOf } from "../lib/process.js";
 import { median } from "../lib/stats.js";
@@ -69,6 +69,34 @@ try {
   console.log(
     `estimated_duration_ms vs measured job duration (warm): median error ${(median(estimateErrors.map(Math.abs)) * 100).toFixed(0)}%, ${within}/${estimateErrors.length} within ±50% (target: within ±50%)`,
   );
+
+  // What the TLS suite enumeration costs, under the same load: the same scans alternating between the real probe
+  // and one whose suite offers are refused at once (the app.tls_ciphers check then finds nothing to enumerate).
+  const noEnumeration = {
+    ...io,
+    tls: { ...io.tls, offerSuites: async () => ({ ok: false as const, code: "handshake_failed" as const }) },
+  };
+  console.log(
+    "practice                        with enumeration ms   offers refused at once ms   added ms   handshakes",
+  );
+  for (const p of lab.samples.practices) {
+    const target = { domain: p.domain, website: p.website };
+    const withEnum: number[] = [];
+    const without: number[] = [];
+    let handshakes = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      let t = performance.now();
+      const result = await runExternalScan(target, io, { allowPrivateTargets: true });
+      withEnum.push(performance.now() - t);
+      handshakes = Number(checkFactsOf(result, "app.tls_ciphers")?.handshakes ?? 0);
+      t = performance.now();
+      await runExternalScan(target, noEnumeration, { allowPrivateTargets: true });
+      without.push(performance.now() - t);
+    }
+    console.log(
+      `${p.name.slice(0, 30).padEnd(31)} ${median(withEnum).toFixed(0).padStart(16)}   ${median(without).toFixed(0).padStart(25)}   ${(median(withEnum) - median(without)).toFixed(0).padStart(8)}   ${String(handshakes).padStart(10)}`,
+    );
+  }
 
   const t0 = performance.now();
   const burst = await Promise.all(

@@ -15,6 +15,7 @@ import { httpRedirectCheck } from "./site/http-redirect-check.js";
 import { httpsCheck } from "./site/https-check.js";
 import { securityHeadersCheck } from "./site/security-headers-check.js";
 import { serverDisclosureCheck } from "./site/server-disclosure-check.js";
+import { tlsCiphersCheck } from "./site/tls-ciphers-check.js";
 import { tlsVersionsCheck } from "./site/tls-versions-check.js";
 
 /** Every external check, in report order (an explicit list: adding a check is a visible change here). */
@@ -28,6 +29,7 @@ export const EXTERNAL_CHECKS: readonly ExternalCheck[] = [
   httpsCheck,
   httpRedirectCheck,
   tlsVersionsCheck,
+  tlsCiphersCheck,
   certificateCheck,
   securityHeadersCheck,
   cookiesCheck,

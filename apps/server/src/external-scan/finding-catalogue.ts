@@ -102,6 +102,20 @@ export const CHECK_CATALOGUE: readonly CheckCatalogueEntry[] = [
     { check_id: "no_modern", severity: "high", summary: "neither TLS 1.2 nor 1.3 offered" },
     { check_id: "no_tls13", severity: "info", summary: "TLS 1.3 not offered" },
   ]),
+  entry("app.tls_ciphers", "application_security", CONTROLS.transportIntegrity, [
+    {
+      check_id: "insecure",
+      severity: ["critical", "high"],
+      summary:
+        "NULL, anonymous or export suites accepted (critical); RC4, DES, 3DES, RC2, IDEA or MD5 suites (high; not testable by the Node client, see facts)",
+    },
+    {
+      check_id: "no_forward_secrecy",
+      severity: "medium",
+      summary: "static RSA key transport suites accepted (SP 800-52r2 lists only ECDHE/DHE)",
+    },
+    { check_id: "cbc_mode", severity: "low", summary: "CBC-mode suites accepted (SP 800-52r2 prefers GCM/CCM)" },
+  ]),
   entry("app.certificate", "application_security", CONTROLS.transportIntegrity, [
     { check_id: "expired", severity: "critical", summary: "the certificate has expired" },
     { check_id: "not_yet_valid", severity: "high", summary: "the certificate is not valid yet" },
@@ -109,7 +123,17 @@ export const CHECK_CATALOGUE: readonly CheckCatalogueEntry[] = [
     { check_id: "self_signed", severity: "high", summary: "self-signed certificate" },
     { check_id: "untrusted", severity: "high", summary: "the chain does not verify" },
     { check_id: "weak_key", severity: "high", summary: "RSA under 2048 or EC under 256 bits" },
+    {
+      check_id: "weak_signature",
+      severity: "high",
+      summary: "the leaf or an intermediate is signed with SHA-1, MD5 or MD2",
+    },
     { check_id: "expiring_soon", severity: "medium", summary: "expires within 30 days" },
+    {
+      check_id: "no_revocation_info",
+      severity: "low",
+      summary: "the leaf names neither an OCSP responder nor a CRL distribution point",
+    },
   ]),
   entry("app.security_headers", "application_security", CONTROLS.webHardening, [
     {

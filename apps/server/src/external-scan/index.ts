@@ -27,9 +27,12 @@ export type {
   TcpIO,
   TlsHandshakeOutcome,
   TlsProbeIO,
+  TlsSuiteOfferRequest,
+  TlsSuiteOutcome,
 } from "./io/types.js";
 export { type CrawlLimits, DEFAULT_CRAWL_LIMITS } from "./privacy/crawl.js";
 export {
+  checkFactsOf,
   DEFAULT_SCAN_BUDGET_MS,
   type ExternalScanOptions,
   type ExternalScanResult,

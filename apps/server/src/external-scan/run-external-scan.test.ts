@@ -12,7 +12,7 @@ const never = <T>() => new Promise<T>(() => {});
 /** IO whose every operation never settles and ignores its signal: the worst case for the budget. */
 const hangingIO: ExternalScanIO = {
   dns: { txt: never, mx: never, addresses: never },
-  tls: { handshake: never },
+  tls: { handshake: never, offerSuites: never, canOffer: () => true },
   http: { get: never },
   tcp: { connect: never },
 };
@@ -26,7 +26,11 @@ function fakePracticeIO(page: HttpOutcome): ExternalScanIO {
   const dns = fixtureDnsIO({ ...fixture, addresses: { "www.brightside-clinic.example": ["203.0.113.50"] } });
   return {
     dns,
-    tls: { handshake: async () => ({ ok: false, code: "handshake_failed" }) },
+    tls: {
+      handshake: async () => ({ ok: false, code: "handshake_failed" }),
+      offerSuites: async () => ({ ok: false, code: "handshake_failed" }),
+      canOffer: () => true,
+    },
     http: { get: async () => page },
     tcp: { connect: async () => ({ state: "closed" }) },
   };

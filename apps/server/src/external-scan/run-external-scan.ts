@@ -35,6 +35,14 @@ export interface ExternalScanResult {
   readonly facts: JsonObject;
 }
 
+/** The facts one check recorded in a scan result, or undefined when it recorded none. */
+export function checkFactsOf(result: Pick<ExternalScanResult, "facts">, checkId: string): JsonObject | undefined {
+  const checks = result.facts.checks;
+  if (!checks || typeof checks !== "object" || Array.isArray(checks)) return undefined;
+  const facts = checks[checkId];
+  return facts && typeof facts === "object" && !Array.isArray(facts) ? facts : undefined;
+}
+
 export const DEFAULT_SCAN_BUDGET_MS = 60_000;
 
 /**

@@ -1,6 +1,7 @@
 import { isValidNpi, scorePractice } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  checkFactsOf,
   createExternalScanIO,
   type ExternalScanResult,
   externalScoringSubject,
@@ -88,6 +89,54 @@ describe("sample practices scanned by the external scan", () => {
     const result = results.get(lakeside.npi)!;
     expect(result.findings.filter((f) => f.severity !== "info")).toEqual([]);
     expect(scorePractice([externalScoringSubject(result)])?.compliance_score).toBe(100);
+  });
+
+  it("enumerates each practice's suites per version and judges them against SP 800-52r2", () => {
+    const facts = (name: string) => {
+      const p = samples.practices.find((s) => s.name.startsWith(name))!;
+      return checkFactsOf(results.get(p.npi)!, "app.tls_ciphers") as unknown as {
+        versions: Record<string, { accepted: string[]; sp800_52r2: string; complete: boolean }>;
+        not_testable_by_this_client: string[];
+      };
+    };
+    // The well-run practice: NIST's own list, nothing else, and every version enumerated to the end.
+    expect(facts("Lakeside").versions).toEqual({
+      "TLS 1.2": expect.objectContaining({
+        accepted: ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"],
+        sp800_52r2: "conforms",
+        complete: true,
+      }),
+      "TLS 1.3": expect.objectContaining({
+        accepted: ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"],
+        sp800_52r2: "conforms",
+        complete: true,
+      }),
+    });
+    // nginx's default list: static RSA and CBC beside ECDHE, in TLS 1.2.
+    const maple = facts("Maple").versions["TLS 1.2"]!;
+    expect(maple.sp800_52r2).toBe("does_not_conform");
+    expect(maple.accepted).toEqual(
+      expect.arrayContaining(["TLS_RSA_WITH_AES_128_CBC_SHA", "TLS_RSA_WITH_AES_256_GCM_SHA384"]),
+    );
+    // The legacy server: TLS 1.0 and 1.1 each with their own list.
+    expect(Object.keys(facts("Riverside").versions)).toEqual(["TLS 1.0", "TLS 1.1", "TLS 1.2"]);
+    expect(facts("Riverside").versions["TLS 1.0"]!.accepted).toContain("TLS_RSA_WITH_AES_128_CBC_SHA");
+    // What the client cannot offer is named, never passed as "not accepted".
+    expect(facts("Lakeside").not_testable_by_this_client).toContain("TLS_RSA_WITH_3DES_EDE_CBC_SHA");
+  });
+
+  it("reads each certificate's signature algorithm and revocation pointers", () => {
+    const cert = (name: string) => {
+      const p = samples.practices.find((s) => s.name.startsWith(name))!;
+      return checkFactsOf(results.get(p.npi)!, "app.certificate");
+    };
+    expect(cert("Lakeside")).toMatchObject({
+      signature_algorithm: "sha256WithRSAEncryption",
+      ocsp_urls: ["http://ocsp.sample-ca.test"],
+      crl_urls: ["http://crl.sample-ca.test/sample-ca.crl"],
+    });
+    expect(cert("Riverside")).toMatchObject({ signature_algorithm: "sha1WithRSAEncryption" });
+    expect(cert("Harbor")).toMatchObject({ ocsp_urls: [], crl_urls: [] });
   });
 
   it("fails the poor practice on the remote access cap, with the tracker and TLS caps applied too", () => {

@@ -17,6 +17,11 @@ export interface SitePage {
 export interface SiteSpec {
   readonly tlsMinVersion: SecureVersion;
   readonly tlsMaxVersion: SecureVersion;
+  /**
+   * The server's OpenSSL cipher list (TLS 1.3 suites by their TLS_ names); absent: Node's default list, which like
+   * most stock servers still accepts static-RSA and CBC suites in TLS 1.2.
+   */
+  readonly ciphers?: string;
   /** Sent on every HTTPS response (the site's security headers, Server banner…). */
   readonly headers: Readonly<Record<string, string>>;
   readonly pages: Readonly<Record<string, SitePage>>;
@@ -82,13 +87,14 @@ export async function startSite(
   const counts = new Map<number, number>();
   const sockets = new Set<Socket>();
   const legacy = spec.tlsMinVersion === "TLSv1" || spec.tlsMinVersion === "TLSv1.1";
+  const ciphers = spec.ciphers ?? (legacy ? LEGACY_CIPHERS : undefined);
   const https = createHttpsServer(
     {
       key: certificate.keyPem,
       cert: certificate.certPem,
       minVersion: spec.tlsMinVersion,
       maxVersion: spec.tlsMaxVersion,
-      ...(legacy ? { ciphers: LEGACY_CIPHERS } : {}),
+      ...(ciphers ? { ciphers } : {}),
     },
     pageHandler(spec, true),
   );

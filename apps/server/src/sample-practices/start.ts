@@ -7,7 +7,7 @@ import { MAIL_PROVIDER_ORIGINS, mailProviderRecords } from "./practices/mail-pro
 import { maple } from "./practices/maple.js";
 import { riverside } from "./practices/riverside.js";
 import { summit } from "./practices/summit.js";
-import { createSampleCa, issueSampleCertificate, rsaKey } from "./sample-ca.js";
+import { createSampleCa, issueSampleCertificate, rsaKey, SAMPLE_REVOCATION } from "./sample-ca.js";
 import { type RunningSite, startSite } from "./site-server.js";
 import type { DkimKeys, PracticeSpec, SamplePractice } from "./types.js";
 import type { ZoneRecord } from "./zone.js";
@@ -68,6 +68,10 @@ export async function startSamplePractices(options: SamplePracticesOptions = {})
         spec.certificate.hosts ?? [...new Set([spec.websiteHost, spec.domain])],
         new Date(now.getTime() - spec.certificate.issuedDaysAgo * DAY_MS),
         spec.certificate.days,
+        {
+          ...(spec.certificate.signatureHash ? { signatureHash: spec.certificate.signatureHash } : {}),
+          ...(spec.certificate.revocationInfo === false ? {} : { revocation: SAMPLE_REVOCATION }),
+        },
       ),
     ),
   );

@@ -44,6 +44,10 @@ export interface PracticeSpec {
     readonly days: number;
     /** Issued this many days before the sample starts (an expired certificate is issued long ago). */
     readonly issuedDaysAgo: number;
+    /** Signature hash; default sha256 (sha1 for a site still on an old in-house CA's certificate). */
+    readonly signatureHash?: "sha256" | "sha1";
+    /** OCSP and CRL pointers in the certificate, as public CAs include them; default true. */
+    readonly revocationInfo?: boolean;
   };
   readonly site: SiteSpec;
   readonly expected: SamplePractice["expected"];

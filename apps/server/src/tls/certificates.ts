@@ -76,13 +76,17 @@ function serialNumber(): string {
   return b.toString("hex");
 }
 
-/** Signs the certificate's TBS part with node:crypto (SHA-256 with RSA). */
-function signNatively(cert: forgeModule.pki.Certificate, issuerKey: KeyObject): string {
-  cert.siginfo.algorithmOid = pkiLib().oids.sha256WithRSAEncryption!;
-  cert.signatureOid = pkiLib().oids.sha256WithRSAEncryption!;
+/** The hash a certificate is signed with: SHA-256, or SHA-1 only for sample sites that must show the weakness. */
+export type SignatureHash = "sha256" | "sha1";
+
+/** Signs the certificate's TBS part with node:crypto (RSA with SHA-256 unless told otherwise). */
+function signNatively(cert: forgeModule.pki.Certificate, issuerKey: KeyObject, hash: SignatureHash = "sha256"): string {
+  const algorithm = hash === "sha1" ? pkiLib().oids.sha1WithRSAEncryption! : pkiLib().oids.sha256WithRSAEncryption!;
+  cert.siginfo.algorithmOid = algorithm;
+  cert.signatureOid = algorithm;
   const tbs = pkiLib().getTBSCertificate(cert);
   cert.tbsCertificate = tbs;
-  cert.signature = sign("sha256", Buffer.from(forgeLib().asn1.toDer(tbs).getBytes(), "binary"), issuerKey).toString(
+  cert.signature = sign(hash, Buffer.from(forgeLib().asn1.toDer(tbs).getBytes(), "binary"), issuerKey).toString(
     "binary",
   );
   return pkiLib().certificateToPem(cert);
@@ -112,11 +116,37 @@ export function createCaCertificate(
   return { certPem: signNatively(cert, key.privateKey), key: key.privateKey, keyPem: key.privateKeyPem };
 }
 
+/** Where relying parties learn of revocation (RFC 5280 §4.2.2.1 AIA OCSP, §4.2.1.13 CRL distribution points). */
+export interface RevocationPointers {
+  readonly ocspUrl: string;
+  readonly crlUrl: string;
+}
+
+/** The AIA extension with one OCSP responder; node-forge has no builder for it. */
+function authorityInfoAccess(ocspUrl: string) {
+  const { asn1 } = forgeLib();
+  return {
+    id: "1.3.6.1.5.5.7.1.1",
+    value: asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
+      asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
+        asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer("1.3.6.1.5.5.7.48.1").getBytes()),
+        asn1.create(asn1.Class.CONTEXT_SPECIFIC, 6, false, ocspUrl),
+      ]),
+    ]),
+  };
+}
+
 /** A TLS server certificate for DNS names and IP addresses, issued by `issuer`, valid from `notBefore` for `days`. */
 export function issueCertificate(
   issuer: Issuer,
   key: RsaKey,
-  o: { hosts: readonly string[]; notBefore: Date; days: number },
+  o: {
+    hosts: readonly string[];
+    notBefore: Date;
+    days: number;
+    signatureHash?: SignatureHash;
+    revocation?: RevocationPointers;
+  },
 ): KeyAndCert {
   if (o.hosts.length === 0) throw new RangeError("a server certificate needs at least one host");
   const caCert = pkiLib().certificateFromPem(issuer.certPem);
@@ -134,8 +164,14 @@ export function issueCertificate(
     { name: "subjectAltName", altNames: o.hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) },
     { name: "subjectKeyIdentifier" },
     { name: "authorityKeyIdentifier", keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
+    ...(o.revocation
+      ? [
+          authorityInfoAccess(o.revocation.ocspUrl),
+          { name: "cRLDistributionPoints", altNames: [{ type: 6, value: o.revocation.crlUrl }] },
+        ]
+      : []),
   ]);
-  return { keyPem: key.privateKeyPem, certPem: signNatively(cert, issuer.key) };
+  return { keyPem: key.privateKeyPem, certPem: signNatively(cert, issuer.key, o.signatureHash) };
 }
 
 /** The server's own CA: RSA-3072, ten years. */

@@ -60,6 +60,12 @@ export interface CertificateSummary {
   readonly key_bits: number | null;
   /** Subject equals issuer and the certificate verifies with its own key. */
   readonly self_signed: boolean;
+  /** The issuer's signature algorithm (`sha256WithRSAEncryption`, `ecdsa-with-SHA384`…; the OID when unknown). */
+  readonly signature_algorithm: string;
+  /** OCSP responder URLs from the Authority Information Access extension (RFC 5280 §4.2.2.1); null if unread. */
+  readonly ocsp_urls: string[] | null;
+  /** URLs of the CRL distribution points extension (RFC 5280 §4.2.1.13); null if unread. */
+  readonly crl_urls: string[] | null;
 }
 
 export interface TlsHandshakeRequest {
@@ -86,8 +92,27 @@ export type TlsHandshakeOutcome =
     }
   | { readonly ok: false; readonly code: NetFailureCode; readonly detail?: string };
 
+export interface TlsSuiteOfferRequest {
+  readonly address: string;
+  readonly port: number;
+  readonly servername: string;
+  readonly version: TlsVersion;
+  /** OpenSSL names of the only suites offered (they must all be negotiable at `version`). */
+  readonly suites: readonly string[];
+  readonly signal: AbortSignal;
+}
+
+/** The suite the server chose from an offer (its IANA name), or why there was none. */
+export type TlsSuiteOutcome =
+  | { readonly ok: true; readonly suite: string }
+  | { readonly ok: false; readonly code: NetFailureCode; readonly detail?: string };
+
 export interface TlsProbeIO {
   handshake(request: TlsHandshakeRequest): Promise<TlsHandshakeOutcome>;
+  /** One handshake offering exactly `suites`, to learn which of them the server accepts; nothing else is read. */
+  offerSuites(request: TlsSuiteOfferRequest): Promise<TlsSuiteOutcome>;
+  /** Whether this client's TLS library can put the suite (OpenSSL name) in a ClientHello at all. */
+  canOffer(suite: string): boolean;
 }
 
 export interface HttpRequest {

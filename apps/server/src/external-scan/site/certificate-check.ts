@@ -4,6 +4,7 @@ import type { CheckOutcome, ExternalCheck } from "../check.js";
 import { CONTROLS } from "../controls.js";
 import { externalFinding, type FindingSpec } from "../finding.js";
 import { TLS_VERSIONS, type TlsHandshakeOutcome } from "../io/types.js";
+import { isWeakSignatureAlgorithm } from "../io/x509-fields.js";
 
 type Handshake = Extract<TlsHandshakeOutcome, { ok: true }>;
 
@@ -41,6 +42,9 @@ export function evaluateCertificate(siteHost: string, port: number, handshake: H
     valid_to: leaf.valid_to,
     key: `${leaf.key_type}${leaf.key_bits ? ` ${leaf.key_bits}` : ""}`,
     sha256: leaf.fingerprint256,
+    signature_algorithm: leaf.signature_algorithm,
+    ocsp_urls: leaf.ocsp_urls,
+    crl_urls: leaf.crl_urls,
     verification_error: handshake.authorization_error,
   };
   const f = (spec: Omit<FindingSpec, "category" | "controls" | "subject" | "host" | "evidence">) =>
@@ -134,6 +138,34 @@ export function evaluateCertificate(siteHost: string, port: number, handshake: H
       }),
     );
   }
+  // A root's own signature is never checked by browsers; the leaf's and the intermediates' are.
+  const weakSignatures = handshake.chain
+    .filter((cert, index) => index === 0 || !cert.self_signed)
+    .filter((cert) => isWeakSignatureAlgorithm(cert.signature_algorithm));
+  if (weakSignatures.length > 0) {
+    const names = weakSignatures.map((c) => `${c.subject_cn ?? "unnamed"} (${c.signature_algorithm})`).join(", ");
+    findings.push(
+      f({
+        check_id: "app.certificate.weak_signature",
+        severity: "high",
+        title: "Website certificate chain is signed with a broken hash",
+        detail: `${names} in the chain of ${subject} ${weakSignatures.length === 1 ? "is" : "are"} signed with a hash that can be collided (SHA-1 since SHAttered in 2017, MD5 since 2008), so a forged certificate can carry the same signature; browsers reject such certificates and NIST SP 800-52r2 §3.2.1 requires SHA-256 or stronger.`,
+        remediation: "Reissue the certificate (and any intermediate) with a SHA-256 (or stronger) signature.",
+      }),
+    );
+  }
+  if (leaf.ocsp_urls !== null && leaf.crl_urls !== null && leaf.ocsp_urls.length === 0 && leaf.crl_urls.length === 0) {
+    findings.push(
+      f({
+        check_id: "app.certificate.no_revocation_info",
+        severity: "low",
+        title: "Website certificate has no revocation information",
+        detail: `The certificate of ${subject} names neither an OCSP responder nor a CRL distribution point, so if its key is stolen, browsers have no way to learn that it was revoked (NIST SP 800-52r2 §3.2.1 asks for revocation information in server certificates).`,
+        remediation:
+          "Use a certificate from a public certificate authority; they include an OCSP URL or CRL distribution point.",
+      }),
+    );
+  }
   return findings;
 }
 
@@ -174,6 +206,9 @@ export const certificateCheck: ExternalCheck = {
             issuer: leaf.issuer_o ?? leaf.issuer_cn,
             valid_to: leaf.valid_to,
             authorized: handshake.authorized,
+            signature_algorithm: leaf.signature_algorithm,
+            ocsp_urls: leaf.ocsp_urls,
+            crl_urls: leaf.crl_urls,
           }
         : {},
     };

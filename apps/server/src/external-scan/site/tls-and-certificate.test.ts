@@ -78,6 +78,36 @@ describe("evaluateCertificate", () => {
     ]);
   });
 
+  it("flags a SHA-1 or MD5 signature on the leaf or an intermediate, not on a root", () => {
+    const sha1Leaf = withLeaf({ signature_algorithm: "sha1WithRSAEncryption" });
+    const [weak] = evaluateCertificate(HOST, 443, sha1Leaf, DURING);
+    expect([weak?.check_id, weak?.severity]).toEqual(["app.certificate.weak_signature", "high"]);
+    expect(weak?.detail).toContain("www.cedarpoint-clinic.example (sha1WithRSAEncryption)");
+    const md5Intermediate = {
+      ...letsEncrypt,
+      chain: [letsEncrypt.chain[0]!, { ...letsEncrypt.chain[1]!, signature_algorithm: "md5WithRSAEncryption" }],
+    };
+    expect(ids(evaluateCertificate(HOST, 443, md5Intermediate, DURING))).toEqual(["app.certificate.weak_signature"]);
+    const sha1Root = {
+      ...letsEncrypt,
+      chain: [
+        ...letsEncrypt.chain,
+        { ...letsEncrypt.chain[1]!, self_signed: true, signature_algorithm: "sha1WithRSAEncryption" },
+      ],
+    };
+    expect(evaluateCertificate(HOST, 443, sha1Root, DURING)).toEqual([]);
+  });
+
+  it("flags a leaf with neither OCSP nor CRL pointers as low, and accepts either one", () => {
+    const none = evaluateCertificate(HOST, 443, withLeaf({ ocsp_urls: [], crl_urls: [] }), DURING);
+    expect(none.map((f) => [f.check_id, f.severity])).toEqual([["app.certificate.no_revocation_info", "low"]]);
+    expect(
+      evaluateCertificate(HOST, 443, withLeaf({ ocsp_urls: [], crl_urls: ["http://c.example/x.crl"] }), DURING),
+    ).toEqual([]);
+    // Fields the probe could not read are not evidence of absence.
+    expect(evaluateCertificate(HOST, 443, withLeaf({ ocsp_urls: null, crl_urls: null }), DURING)).toEqual([]);
+  });
+
   it("matches wildcards the way browsers do (one label only)", () => {
     expect(certificateMatchesHost("www.clinic.example", null, ["DNS:*.clinic.example"])).toBe(true);
     expect(certificateMatchesHost("a.b.clinic.example", null, ["DNS:*.clinic.example"])).toBe(false);

@@ -8,7 +8,8 @@ import { TLS_VERSIONS, type TlsHandshakeOutcome, type TlsVersion } from "../io/t
 type Outcomes = Partial<Record<TlsVersion, TlsHandshakeOutcome>>;
 
 const LEGACY: readonly TlsVersion[] = ["TLSv1", "TLSv1.1"];
-const VERSION_NAMES: Record<TlsVersion, string> = {
+/** How the findings and facts name the versions. */
+export const VERSION_NAMES: Record<TlsVersion, string> = {
   TLSv1: "TLS 1.0",
   "TLSv1.1": "TLS 1.1",
   "TLSv1.2": "TLS 1.2",
@@ -18,6 +19,13 @@ const VERSION_NAMES: Record<TlsVersion, string> = {
 /** The versions the server completed a handshake with. */
 export function offeredTlsVersions(outcomes: Outcomes): TlsVersion[] {
   return TLS_VERSIONS.filter((v) => outcomes[v]?.ok === true);
+}
+
+/** Why a check that needs a negotiated version could not run: the first connection failure, or no version at all. */
+export function noTlsVersionOutcome(outcomes: Outcomes): CheckOutcome {
+  const failure = TLS_VERSIONS.map((v) => outcomes[v]).find((o) => o && !o.ok && o.code !== "handshake_failed");
+  if (failure && !failure.ok) return { status: statusForNetFailure(failure.code), detail: `TLS: ${failure.code}` };
+  return { status: "error", detail: "no TLS version could be negotiated" };
 }
 
 /** Findings about the TLS versions a site accepts (pure). */
@@ -91,11 +99,7 @@ export const tlsVersionsCheck: ExternalCheck = {
     if (!host.ok) return { status: host.status, detail: host.detail };
     const offered = offeredTlsVersions(outcomes);
     const answered = TLS_VERSIONS.filter((v) => outcomes[v]?.ok || outcomes[v]?.code === "handshake_failed");
-    if (offered.length === 0) {
-      const failure = TLS_VERSIONS.map((v) => outcomes[v]).find((o) => o && !o.ok && o.code !== "handshake_failed");
-      if (failure && !failure.ok) return { status: statusForNetFailure(failure.code), detail: `TLS: ${failure.code}` };
-      return { status: "error", detail: "no TLS version could be negotiated" };
-    }
+    if (offered.length === 0) return noTlsVersionOutcome(outcomes);
     return {
       status: "ok",
       findings: evaluateTlsVersions(ctx.target.siteHost, ctx.target.httpsPort, outcomes),

@@ -31,7 +31,8 @@ export const harbor: PracticeSpec = {
     { name: "google._domainkey.harbor-dental.test", type: "TXT", text: `v=DKIM1; k=rsa; p=${keys.rsa1024}` },
   ],
   // Issued 400 days ago for 397 days: it expired three days before the sample started.
-  certificate: { days: 397, issuedDaysAgo: 400 },
+  // Made by hand with openssl on the server years ago: no OCSP or CRL pointers.
+  certificate: { days: 397, issuedDaysAgo: 400, revocationInfo: false },
   site: {
     tlsMinVersion: "TLSv1.2",
     tlsMaxVersion: "TLSv1.3",
@@ -98,6 +99,7 @@ export const harbor: PracticeSpec = {
       "email.spf.pass_all",
       "email.dkim.short_key",
       "app.certificate.expired",
+      "app.certificate.no_revocation_info",
       "app.security_headers.csp_missing",
       "privacy.forms.cleartext_patient_form",
     ],

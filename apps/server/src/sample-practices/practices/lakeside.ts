@@ -45,6 +45,13 @@ export const lakeside: PracticeSpec = {
   site: {
     tlsMinVersion: "TLSv1.2",
     tlsMaxVersion: "TLSv1.3",
+    // NIST SP 800-52r2's own list: ECDHE with AES-GCM for TLS 1.2, the AES-GCM suites of TLS 1.3.
+    ciphers: [
+      "TLS_AES_256_GCM_SHA384",
+      "TLS_AES_128_GCM_SHA256",
+      "ECDHE-RSA-AES128-GCM-SHA256",
+      "ECDHE-RSA-AES256-GCM-SHA384",
+    ].join(":"),
     headers: {
       "strict-transport-security": "max-age=63072000; includeSubDomains; preload",
       "content-security-policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",

@@ -32,6 +32,8 @@ export const maple: PracticeSpec = {
   site: {
     tlsMinVersion: "TLSv1.2",
     tlsMaxVersion: "TLSv1.3",
+    // nginx's default ssl_ciphers: static-RSA and CBC suites (Camellia and ARIA too) beside the ECDHE ones.
+    ciphers: "HIGH:!aNULL:!MD5",
     headers: {
       server: "nginx/1.24.0",
       "strict-transport-security": "max-age=31536000",
@@ -111,6 +113,8 @@ export const maple: PracticeSpec = {
       "email.mta_sts.missing",
       "app.security_headers.csp_missing",
       "app.server_disclosure.version",
+      "app.tls_ciphers.no_forward_secrecy",
+      "app.tls_ciphers.cbc_mode",
       "privacy.trackers.public_page",
     ],
   },

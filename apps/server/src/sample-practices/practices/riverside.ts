@@ -25,7 +25,8 @@ export const riverside: PracticeSpec = {
     { name: "mail.riverside-ortho.test", type: "A", address },
     { name: "riverside-ortho.test", type: "TXT", text: "v=spf1 a mx ?all" },
   ],
-  certificate: { days: 397, issuedDaysAgo: 200 },
+  // From the in-house CA of a 2012-era Windows domain, still signing with SHA-1.
+  certificate: { days: 397, issuedDaysAgo: 200, signatureHash: "sha1" },
   site: {
     tlsMinVersion: "TLSv1",
     tlsMaxVersion: "TLSv1.2",
@@ -83,6 +84,8 @@ export const riverside: PracticeSpec = {
       "email.dmarc.missing",
       "email.spf.neutral_all",
       "app.tls_versions.legacy",
+      "app.tls_ciphers.no_forward_secrecy",
+      "app.certificate.weak_signature",
       "app.exposed_services.rdp",
       "app.server_disclosure.end_of_life",
       "app.http_redirect.missing",
