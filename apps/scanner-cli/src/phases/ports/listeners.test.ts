@@ -32,6 +32,14 @@ describe("socket tables", () => {
       "00000000000000000000000000000000:18EB",
     );
     expect(parseProcNetTcp(wildcard)?.[0]).toEqual({ address: "::", port: 6379 });
+    // A v4-mapped loopback socket and a link-local one, as the kernel writes them.
+    const mapped = fixture("linux-proc-net-tcp6.txt")
+      .replace("00000000000000000000000001000000:18EB", "0000000000000000FFFF00000100007F:18EB")
+      .replace("00000000000000000000000001000000:1111", "000080FE00000000FF000002FE0000AA:1111");
+    expect(parseProcNetTcp(mapped)).toEqual([
+      { address: "::ffff:127.0.0.1", port: 6379 },
+      { address: "fe80::200:ff:aa00:fe", port: 4369 },
+    ]);
     expect(parseProcNetTcp("not a table")).toBeNull();
   });
 

@@ -53,25 +53,10 @@ function procIpv6(hex: string): string {
   }
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
-  const full = groups.join(":");
   // v4-mapped (::ffff:a.b.c.d) reads best in dotted form.
-  if (/^0:0:0:0:0:ffff:/.test(full)) return `::ffff:${bytes.slice(12).join(".")}`;
-  // Longest run of zero groups becomes `::`.
-  let best = { start: -1, len: 0 };
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== "0") {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === "0") j++;
-    if (j - i > best.len) best = { start: i, len: j - i };
-    i = j;
-  }
-  if (best.len < 2) return full;
-  const head = groups.slice(0, best.start).join(":");
-  const tail = groups.slice(best.start + best.len).join(":");
-  return `${head}::${tail}`;
+  if (groups.slice(0, 6).join(":") === "0:0:0:0:0:ffff") return `::ffff:${bytes.slice(12).join(".")}`;
+  // The WHATWG URL parser writes IPv6 hosts in RFC 5952's short form (`::1`, `fe80::1`).
+  return new URL(`http://[${groups.join(":")}]/`).hostname.slice(1, -1);
 }
 
 /**
