@@ -133,3 +133,19 @@ export function permissiveUmaskFinding(umask: string): FindingInput {
     controls: ["164.312(a)(1)"],
   });
 }
+
+/** sudo rules that run commands as root without asking who is at the keyboard. */
+export function sudoWithoutPasswordFinding(rules: readonly { who: string; file: string }[]): FindingInput | null {
+  if (rules.length === 0) return null;
+  return phaseFinding("access_control", {
+    check: "sudo_without_password",
+    severity: "medium",
+    title: `sudo runs commands as root without a password for ${[...new Set(rules.map((r) => r.who))].join(", ")}`,
+    detail:
+      "Whoever has that account's session — or its SSH key — becomes root without proving who they are, and the log cannot tell them apart.",
+    remediation:
+      "Remove NOPASSWD (and !authenticate) from the sudoers rules, or limit them to single, harmless commands.",
+    evidence: { rules: rules.map((r) => ({ who: r.who, file: r.file })) },
+    controls: ["164.312(d)", "164.312(a)(2)(i)"],
+  });
+}

@@ -4,6 +4,7 @@ import {
   noLockoutFinding,
   permissiveUmaskFinding,
   sessionTimeoutFinding,
+  sudoWithoutPasswordFinding,
   weakPasswordLengthFinding,
 } from "./findings.js";
 import {
@@ -13,6 +14,7 @@ import {
   shellTimeoutSeconds,
   umaskLetsOthersRead,
 } from "./pam-policy.js";
+import { type SudoWithoutPassword, sudoWithoutPassword } from "./sudoers.js";
 
 /** Debian and Ubuntu split the PAM stacks per type; RHEL-family systems keep them in system-auth. */
 const PASSWORD_STACKS = ["/etc/pam.d/common-password", "/etc/pam.d/system-auth"];
@@ -72,8 +74,34 @@ export async function linuxLoginPolicy(
   const timeout = sessionTimeoutFinding(tmout);
   if (timeout) findings.push(timeout);
 
+  const sudo = await sudoRules(host, signal);
+  if (sudo.unreadable) facts.sudo_policy_unavailable = sudo.unreadable;
+  else if (sudo.rules) {
+    facts.sudo_without_password = sudo.rules.map((r) => `${r.who} (${r.file})`);
+    const nopass = sudoWithoutPasswordFinding(sudo.rules);
+    if (nopass) findings.push(nopass);
+  }
+
   const umask = loginDefs ? loginDefsUmask(loginDefs) : null;
   facts.default_umask = umask;
   if (umask && umaskLetsOthersRead(umask)) findings.push(permissiveUmaskFinding(umask));
   return { facts, findings };
+}
+
+/** sudoers and its drop-ins; null rules when sudo is not installed, a reason when they may not be read. */
+async function sudoRules(
+  host: Host,
+  signal?: AbortSignal,
+): Promise<{ rules: SudoWithoutPassword[] | null; unreadable?: string }> {
+  if (!(await host.fs.exists("/etc/sudoers"))) return { rules: null };
+  const paths = ["/etc/sudoers"];
+  for await (const f of host.fs.walk("/etc/sudoers.d", { maxFiles: 200, maxDepth: 0, signal })) paths.push(f.path);
+  const rules: SudoWithoutPassword[] = [];
+  for (const path of paths) {
+    const text = await host.fs.readFile(path);
+    // sudoers is mode 0440, root's: without root it is not read, and not passed.
+    if (text === null) return { rules: null, unreadable: `${path} is readable by root only` };
+    rules.push(...sudoWithoutPassword(text, path));
+  }
+  return { rules };
 }
