@@ -231,12 +231,17 @@ describe("platform specifics", () => {
     ]);
   });
 
-  it("Windows access control: net accounts with no minimum length and no lockout", async () => {
+  it("Windows access control: net accounts with no minimum length and no lockout; the clock on its CMOS", async () => {
     const access = await phaseOn(win32Persona(), "access_control");
-    expect(access.facts).toMatchObject({ admins: ["Administrator", "user1"], password_min_length: 0 });
+    expect(access.facts).toMatchObject({
+      admins: ["Administrator", "user1"],
+      password_min_length: 0,
+      time_sync: { source: "w32tm", time_source: "Local CMOS Clock", synchronised: false },
+    });
     expect(access.findings.map((f) => f.id)).toEqual([
       "access_control.weak_password_policy",
       "access_control.no_account_lockout",
+      "access_control.clock_not_synchronised",
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type AuditReading, journaldStorage, judgeAudit, parseTimedatectlShow } from "./audit.js";
+import { type AuditReading, journaldStorage, judgeAudit, parseTimedatectlShow, parseW32tmStatus } from "./audit.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 
@@ -28,6 +28,25 @@ describe("audit control parsers", () => {
     expect(
       parseTimedatectlShow("System has not been booted with systemd as init system (PID 1). Can't operate."),
     ).toBeNull();
+  });
+});
+
+describe("Windows Time (w32tm /query /status)", () => {
+  it("reads the leap indicator and source: the local CMOS clock is not synchronised, an NTP peer is", () => {
+    expect(parseW32tmStatus(fixture("win32-w32tm-query-status-unsynced.txt"))).toEqual({
+      synchronised: false,
+      source: "Local CMOS Clock",
+    });
+    expect(parseW32tmStatus(fixture("win32-w32tm-query-status-synced.txt"))).toEqual({
+      synchronised: true,
+      source: "pool.ntp.org",
+    });
+    // The Windows Time service stopped: nothing keeps the clock right.
+    expect(parseW32tmStatus(fixture("win32-w32tm-query-status-stopped.txt"))).toEqual({
+      synchronised: false,
+      source: null,
+    });
+    expect(parseW32tmStatus("Indicateur de saut : 0(aucun avertissement)")).toBeNull();
   });
 });
 

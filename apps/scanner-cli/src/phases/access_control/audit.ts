@@ -108,24 +108,15 @@ export function judgeAudit(r: AuditReading): AuditState {
   }
   const td = r.timedatectl;
   const clockUnsynced = "synchronised" in td ? !td.synchronised : timeDaemon === null;
-  if (clockUnsynced) {
+  if (clockUnsynced)
     findings.push(
-      phaseFinding("access_control", {
-        check: "clock_not_synchronised",
-        severity: "medium",
-        title: "The system clock is not synchronised with a time server",
-        detail:
-          "Log timestamps are evidence only if clocks are right; an unsynchronised clock makes events impossible to order across machines.",
-        remediation:
-          "Enable time synchronisation (timedatectl set-ntp true, or chrony) against the practice's or a public NTP server.",
-        evidence:
-          "synchronised" in td
-            ? { source: "timedatectl", ntp: td.ntp, synchronised: td.synchronised }
-            : { source: "process list", time_daemon: null },
-        controls: AUDIT_CONTROLS,
-      }),
+      clockNotSynchronisedFinding(
+        "synchronised" in td
+          ? { source: "timedatectl", ntp: td.ntp, synchronised: td.synchronised }
+          : { source: "process list", time_daemon: null },
+        "Enable time synchronisation (timedatectl set-ntp true, or chrony) against the practice's or a public NTP server.",
+      ),
     );
-  }
 
   const unavailable: Record<string, string> = {};
   if (!processes)
@@ -148,4 +139,32 @@ export function judgeAudit(r: AuditReading): AuditState {
     },
     findings,
   };
+}
+
+/** The clock is not kept right by a time server (any OS); `evidence` says what showed it. */
+export function clockNotSynchronisedFinding(evidence: JsonObject, remediation: string): FindingInput {
+  return phaseFinding("access_control", {
+    check: "clock_not_synchronised",
+    severity: "medium",
+    title: "The system clock is not synchronised with a time server",
+    detail:
+      "Log timestamps are evidence only if clocks are right; an unsynchronised clock makes events impossible to order across machines.",
+    remediation,
+    evidence,
+    controls: AUDIT_CONTROLS,
+  });
+}
+
+/**
+ * `w32tm /query /status` (Windows Time): synchronised unless the leap indicator is 3 (not synchronised) or the source
+ * is the machine's own clock; a stopped service is not synchronised. Labels are translated, so only English output is
+ * read; null otherwise.
+ */
+export function parseW32tmStatus(text: string): { synchronised: boolean; source: string | null } | null {
+  if (/The service has not been started/.test(text)) return { synchronised: false, source: null };
+  const leap = /^Leap Indicator:\s*(\d)/m.exec(text)?.[1];
+  if (leap === undefined) return null;
+  const source = /^Source:\s*(.+?)\s*$/m.exec(text)?.[1] ?? null;
+  const localClock = source !== null && /^(Local CMOS Clock|Free-running System Clock)$/i.test(source);
+  return { synchronised: leap !== "3" && !localClock, source };
 }

@@ -2,6 +2,7 @@ import type { FindingInput } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
 import { commandUnavailable, unusableOutput } from "../shared/command.js";
 import type { Reading } from "../shared/unavailable.js";
+import { clockNotSynchronisedFinding, parseW32tmStatus } from "./audit.js";
 import { type AccessControlState, manyAdminsFinding, noLockoutFinding, weakPasswordLengthFinding } from "./findings.js";
 import { parseNetAccounts, parseNetLocalgroup } from "./parse.js";
 
@@ -30,9 +31,25 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
     if (policy.lockoutThreshold === null)
       findings.push(noLockoutFinding(`Set "Account lockout threshold" (for example 10 attempts) ${GPO_HINT}.`));
   }
+  // Audit controls (164.312(b)): the clock that timestamps every log entry.
+  const w32tm = await host.exec("w32tm", ["/query", "/status"], { signal });
+  const time = unusableOutput(w32tm) ? null : parseW32tmStatus(`${w32tm.stdout}\n${w32tm.stderr}`);
+  if (time && !time.synchronised)
+    findings.push(
+      clockNotSynchronisedFinding(
+        { source: "w32tm", time_source: time.source, synchronised: false },
+        "Start the Windows Time service and synchronise it with the domain or a public NTP server (w32tm /config /syncfromflags:domhier /update, or /manualpeerlist:pool.ntp.org; w32tm /resync).",
+      ),
+    );
   return {
     facts: {
       admins,
+      ...(time
+        ? { time_sync: { source: "w32tm", time_source: time.source, synchronised: time.synchronised } }
+        : {
+            audit_time_sync_unavailable:
+              unusableOutput(w32tm) ?? "w32tm printed no status (non-English output is not read)",
+          }),
       password_min_length: policy?.minPasswordLength ?? null,
       lockout_threshold: policy?.lockoutThreshold ?? null,
       max_password_age_days: policy?.maxPasswordAgeDays ?? null,
