@@ -5,6 +5,7 @@ import type { Reading } from "../shared/unavailable.js";
 import { clockNotSynchronisedFinding, parseW32tmStatus } from "./audit.js";
 import { type AccessControlState, manyAdminsFinding, noLockoutFinding, weakPasswordLengthFinding } from "./findings.js";
 import { parseNetAccounts, parseNetLocalgroup } from "./parse.js";
+import { auditPolicyFinding, auditPolicyGaps, parseAuditpol } from "./windows-audit-policy.js";
 
 const GPO_HINT = "by Group Policy or Intune (Account Policies)";
 
@@ -31,7 +32,13 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
     if (policy.lockoutThreshold === null)
       findings.push(noLockoutFinding(`Set "Account lockout threshold" (for example 10 attempts) ${GPO_HINT}.`));
   }
-  // Audit controls (164.312(b)): the clock that timestamps every log entry.
+  // Audit controls (164.312(b)): what the Security log records (auditpol needs an elevated shell).
+  const auditpol = await host.exec("auditpol", ["/get", "/category:*"], { signal });
+  const policyRead = unusableOutput(auditpol) ? null : parseAuditpol(auditpol.stdout);
+  const gaps = policyRead ? auditPolicyGaps(policyRead) : null;
+  const gapFinding = gaps ? auditPolicyFinding(gaps) : null;
+  if (gapFinding) findings.push(gapFinding);
+  // The clock that timestamps every log entry.
   const w32tm = await host.exec("w32tm", ["/query", "/status"], { signal });
   const time = unusableOutput(w32tm) ? null : parseW32tmStatus(`${w32tm.stdout}\n${w32tm.stderr}`);
   if (time && !time.synchronised)
@@ -44,6 +51,12 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
   return {
     facts: {
       admins,
+      ...(gaps
+        ? { audit_policy_not_recorded: gaps }
+        : {
+            audit_policy_unavailable:
+              unusableOutput(auditpol) ?? "auditpol printed no audit policy (non-English output is not read)",
+          }),
       ...(time
         ? { time_sync: { source: "w32tm", time_source: time.source, synchronised: time.synchronised } }
         : {

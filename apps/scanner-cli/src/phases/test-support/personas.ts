@@ -145,6 +145,7 @@ export function win32Persona(): FakeHost {
       ),
       "dsregcmd /status": fixture("mfa/fixtures/win32-dsregcmd-status-unjoined.txt"),
       "w32tm /query /status": fixture("access_control/fixtures/win32-w32tm-query-status-unsynced.txt"),
+      "auditpol /get /category:*": fixture("access_control/fixtures/win32-auditpol-get-category-all.txt"),
       "wbadmin get versions": fixture("backups/fixtures/win32-wbadmin-get-versions.txt"),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
       // The capture is of `netstat -anop TCP`; `netstat -ano` prints the same TCP rows (plus UDP rows, skipped).
