@@ -151,11 +151,19 @@ describe("scan dispatch, polling and webhooks against the sample practices", () 
     expect(mine).toHaveLength(1);
     expect(mine[0]!.verified).toBe(true);
     expect(JSON.parse(mine[0]!.body).job_id).toBe(job.job_id);
-    const row = await t.server.deps.store.db
-      .selectFrom("webhook_deliveries")
-      .selectAll()
-      .where("job_id", "=", job.job_id)
-      .executeTakeFirstOrThrow();
+    // The receiver holds the request before the sender has read its 204 and recorded the delivery: wait for that.
+    const readRow = () =>
+      t.server.deps.store.db
+        .selectFrom("webhook_deliveries")
+        .selectAll()
+        .where("job_id", "=", job.job_id)
+        .executeTakeFirstOrThrow();
+    let row = await readRow();
+    const recorded = Date.now() + 5_000;
+    while (row.status !== "delivered" && Date.now() < recorded) {
+      await new Promise((r) => setTimeout(r, 20));
+      row = await readRow();
+    }
     expect(row).toMatchObject({ status: "delivered", last_status_code: 204 });
     expect(row.attempts).toBeGreaterThanOrEqual(4);
     expect(row.id).toBe(mine[0]!.deliveryId);
