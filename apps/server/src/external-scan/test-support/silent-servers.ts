@@ -11,26 +11,37 @@ export interface SilentServer {
 
 /** A DNS server that reads every query and never answers, over UDP and TCP on one port. */
 export async function startSilentDnsServer(host = "127.0.0.1"): Promise<SilentServer> {
-  let received = 0;
-  const udp = createSocket("udp4");
-  udp.on("message", () => {
-    received++;
-  });
-  await new Promise<void>((resolve, reject) => {
-    udp.once("error", reject);
-    udp.bind(0, host, () => resolve());
-  });
-  const port = udp.address().port;
-  const tcp = await startSilentTcpListener(host, port);
-  return {
-    host,
-    port,
-    received: () => received + tcp.received(),
-    stop: async () => {
+  // DNS answers on one port number over UDP and TCP: the UDP port is chosen by the system, and that number may be
+  // taken over TCP by another test's connection (an ephemeral port), so a taken pair is given up and another tried.
+  for (let attempt = 1; ; attempt++) {
+    let received = 0;
+    const udp = createSocket("udp4");
+    udp.on("message", () => {
+      received++;
+    });
+    await new Promise<void>((resolve, reject) => {
+      udp.once("error", reject);
+      udp.bind(0, host, () => resolve());
+    });
+    const port = udp.address().port;
+    let tcp: SilentServer;
+    try {
+      tcp = await startSilentTcpListener(host, port);
+    } catch (err) {
       await new Promise<void>((resolve) => udp.close(() => resolve()));
-      await tcp.stop();
-    },
-  };
+      if ((err as NodeJS.ErrnoException).code === "EADDRINUSE" && attempt < 20) continue;
+      throw err;
+    }
+    return {
+      host,
+      port,
+      received: () => received + tcp.received(),
+      stop: async () => {
+        await new Promise<void>((resolve) => udp.close(() => resolve()));
+        await tcp.stop();
+      },
+    };
+  }
 }
 
 /** A TCP listener that accepts connections and never sends a byte (a hung web server, an RDP-like port). */
