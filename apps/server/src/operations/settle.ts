@@ -5,6 +5,7 @@ import {
   mirrorCounts,
   type RatePolicy,
   rateLimitedError,
+  type WindowCounter,
   type WindowState,
   windowCounters,
   windowStates,
@@ -60,7 +61,8 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
  * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
 export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled> {
-  return deps.store.writes.runInBulk(settlements, { hot: deps.store.hot, rates: deps.store.rates, plan });
+  const counters = plan.rate ? windowCounters(plan.rate, plan.nowMs) : null;
+  return deps.store.writes.runInBulk(settlements, { hot: deps.store.hot, rates: deps.store.rates, plan, counters });
 }
 
 /**
@@ -69,7 +71,13 @@ export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled
  * the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
  */
 const settlements: BulkWrite<
-  { readonly hot: HotSql; readonly rates: RateMirror; readonly plan: SettlementPlan },
+  {
+    readonly hot: HotSql;
+    readonly rates: RateMirror;
+    readonly plan: SettlementPlan;
+    /** The counters the call is counted in (null: not counted), computed once for the write and the mirror. */
+    readonly counters: WindowCounter[] | null;
+  },
   Settled
 > = {
   async run(trx, items) {
@@ -78,7 +86,7 @@ const settlements: BulkWrite<
     const counts = await countCalls(
       hot,
       trx,
-      plans.map((p) => (p.rate ? windowCounters(p.rate, p.nowMs) : null)),
+      items.map((i) => i.counters),
     );
     const settled = plans.map((plan, i) => {
       const windows = plan.rate ? windowStates(plan.rate, plan.nowMs, counts[i]!) : null;
@@ -118,11 +126,11 @@ const settlements: BulkWrite<
     );
     return settled;
   },
-  committed({ rates, plan }, settled) {
-    if (plan.rate && settled.windows) {
+  committed({ rates, plan, counters }, settled) {
+    if (counters && settled.windows) {
       mirrorCounts(
         rates,
-        windowCounters(plan.rate, plan.nowMs),
+        counters,
         settled.windows.map((w) => w.count),
         plan.nowMs,
       );
