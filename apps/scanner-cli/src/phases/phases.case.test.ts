@@ -85,6 +85,10 @@ describe.each(personas)("every phase on the %s persona", (platform, persona) => 
     expect(ports.findings.map((f) => f.id)).toEqual(expected[platform]);
     for (const f of ports.findings.filter((x) => x.check_id === "ports.risky_service"))
       expect(f.evidence).toMatchObject({ exposure: "network", source: "socket_table" });
+    // The Windows persona's firewall is off on every profile: the segment reaches them (netsh's summary: medium).
+    if (platform === "win32")
+      for (const f of ports.findings)
+        expect(f.evidence).toMatchObject({ reachable_from_segment: true, confidence: "medium" });
   });
 });
 
@@ -167,6 +171,18 @@ describe("platform specifics", () => {
     ]);
   });
 
+  it("Windows malware protection: Bitdefender registered and on protects the PC; nothing is raised", async () => {
+    const patches = await phaseOn(win32Persona(), "patches");
+    expect(patches.facts.malware_protection).toMatchObject({
+      protected: true,
+      products: [
+        { product: "bitdefender_antivirus", running: true, signatures_current: true, source: "security_center" },
+        { product: "windows_defender", running: true, signature_age_days: 0, source: "Get-MpComputerStatus" },
+      ],
+    });
+    expect(patches.findings.filter((f) => f.check_id.includes("malware"))).toEqual([]);
+  });
+
   it("Windows MFA: an unjoined PC whose user has no Hello for Business key gets the no-MFA finding", async () => {
     const mfa = await phaseOn(win32Persona(), "mfa");
     expect(mfa.facts).toMatchObject({ entra_joined: false, hello_for_business_key: false });
@@ -201,6 +217,7 @@ describe("platform specifics", () => {
     expect(access.facts.audit).toEqual({
       journald_storage: "auto",
       journal_persistent: false,
+      journald_running: true,
       syslog_daemon: null,
       auditd: { installed: false, running: false },
       time_sync: { source: "timedatectl", ntp: true, synchronised: true },
@@ -228,6 +245,8 @@ describe("platform specifics", () => {
       ["access_control.no_account_lockout", "low", ["164.312(a)(2)(i)"]],
       ["access_control.no_session_timeout", "low", ["164.312(a)(2)(iii)"]],
       ["access_control.permissive_umask", "low", ["164.312(a)(1)"]],
+      // No AIDE, Tripwire, Samhain, osquery or Wazuh on the persona.
+      ["access_control.no_file_integrity_monitoring", "low", ["164.312(c)(1)"]],
     ]);
   });
 

@@ -26,8 +26,8 @@ describe("an unavailable reading, decided by the runner", () => {
   });
 
   it("covers the phases that read the OS: each declares its readers once, and they are its platforms", () => {
-    expect(required.map((p) => p.id)).toEqual(["disk_encryption", "mfa", "access_control", "segmentation", "patches"]);
-    expect(parts.map((p) => p.id)).toEqual(["discovery", "ports", "asset_inventory", "backups"]);
+    expect(required.map((p) => p.id)).toEqual(["disk_encryption", "mfa", "access_control", "segmentation"]);
+    expect(parts.map((p) => p.id)).toEqual(["discovery", "ports", "asset_inventory", "patches", "backups"]);
     for (const p of [...required, ...parts]) expect(p.platforms).toEqual(PLATFORMS);
   });
 
@@ -77,6 +77,32 @@ describe("an unavailable reading, decided by the runner", () => {
       status: "ok",
       facts: { not_assessed: { last_backup: "could not be read: needs an elevated shell" } },
     });
+    // The update record is one part of patches; with anti-malware unreadable too (no PowerShell on the fake host)
+    // nothing at all was read, and the phase ends as a required reading would.
+    expect(byId.get("patches")).toMatchObject({
+      status: "skipped",
+      reason: "needs an elevated shell",
+      facts: { unavailable: "permission" },
+    });
+  });
+
+  it("patches: the update record unavailable, anti-malware read — the phase completes and names the missing part", async () => {
+    const patches = parts.find((p) => p.id === "patches")!;
+    const host = createFakeHost({
+      platform: "linux",
+      sysinfo: { processes: [{ pid: 1, name: "systemd", command: "", user: "root" }] },
+    });
+    const [r] = await runPhases({
+      host,
+      phases: [reading(patches, new Unavailable("not_found", "apt is not available on this machine"))],
+      scope,
+      options: { ephiPaths: [] },
+    });
+    expect(r).toMatchObject({
+      status: "ok",
+      facts: { not_assessed: { package_updates: "apt is not available on this machine" } },
+    });
+    expect(r!.findings.map((f) => f.id)).toEqual(["patches.no_malware_protection"]);
   });
 
   it("a platform without a reader is unsupported without reading; the reader gets the host and the signal", async () => {

@@ -57,6 +57,7 @@ describe("audit controls judged", () => {
     expect(s.facts.audit).toEqual({
       journald_storage: "persistent",
       journal_persistent: true,
+      journald_running: true,
       syslog_daemon: "rsyslogd",
       auditd: { installed: true, running: true },
       time_sync: { source: "timedatectl", ntp: true, synchronised: true },
@@ -78,6 +79,22 @@ describe("audit controls judged", () => {
       ["access_control.clock_not_synchronised", "medium", "access_control", ["164.312(b)"]],
     ]);
     expect(s.findings[1]?.title).toBe("The Linux audit daemon (auditd) is not installed");
+  });
+
+  it("neither journald nor a syslog daemon running (a container without systemd): no logger, not a volatile journal", () => {
+    // The process names of this CI machine, where /var/log/journal exists but nothing writes to it.
+    const s = judgeAudit({
+      ...base,
+      journaldStorage: "auto",
+      journalDirectoryExists: true,
+      processes: ["postgres", "redis-server", "mariadbd", "node", "auditd", "chronyd"],
+    });
+    expect(s.findings.map((f) => [f.id, f.severity, f.controls])).toEqual([
+      ["access_control.no_log_daemon", "medium", ["164.312(b)"]],
+    ]);
+    expect(s.facts.audit).toMatchObject({ journald_running: false, syslog_daemon: null });
+    // journald cut at 15 characters by the kernel is still journald.
+    expect(judgeAudit({ ...base, processes: ["systemd-journal", "auditd", "chronyd"] }).findings).toEqual([]);
   });
 
   it("a syslog daemon keeps logs when the journal is volatile; a time daemon counts where timedatectl cannot answer", () => {

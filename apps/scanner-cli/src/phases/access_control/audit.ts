@@ -38,6 +38,8 @@ export function parseTimedatectlShow(text: string): { ntp: boolean; synchronised
 
 /** Daemons by process name (the kernel cuts names at 15 characters: `systemd-timesyn`). */
 const SYSLOG_DAEMONS = /^(rsyslogd|syslog-ng|syslogd)$/;
+/** systemd-journald as the process list shows it (cut at 15 characters). */
+const JOURNALD = /^systemd-journal(d)?$/;
 const TIME_DAEMONS = /^(chronyd|ntpd|ntpsec|openntpd|systemd-timesyn(cd)?)$/;
 
 export interface AuditReading {
@@ -56,7 +58,8 @@ export interface AuditState {
 }
 
 /**
- * What the reading says about each audit control, and the findings: logs that do not survive a restart (medium),
+ * What the reading says about each audit control, and the findings: no logger running at all, or logs that do not
+ * survive a restart (medium),
  * auditd not running (low: system logs still record logins and services, auditd adds file and privilege auditing),
  * a clock that is not synchronised (medium). A part that could not be read is named as such in the facts
  * (`audit_<part>_unavailable`) and raises nothing.
@@ -67,11 +70,30 @@ export function judgeAudit(r: AuditReading): AuditState {
   const journalPersistent =
     r.journaldStorage === "persistent" || (r.journaldStorage === "auto" && r.journalDirectoryExists);
   const syslog = processes ? (processes.find((p) => SYSLOG_DAEMONS.test(p)) ?? null) : undefined;
+  const journaldRunning = processes ? processes.some((p) => JOURNALD.test(p)) : undefined;
   const auditdRunning = processes ? processes.includes("auditd") : undefined;
   const timeDaemon = processes ? (processes.find((p) => TIME_DAEMONS.test(p)) ?? null) : undefined;
 
+  // Nothing records logins and service events when neither journald nor a syslog daemon runs (a machine or
+  // container started without systemd and without rsyslog): where the journal would be kept does not matter then.
+  const noLogger = journaldRunning === false && syslog === null;
+  if (noLogger) {
+    findings.push(
+      phaseFinding("access_control", {
+        check: "no_log_daemon",
+        severity: "medium",
+        title: "No system logger is running",
+        detail:
+          "Neither systemd-journald nor a syslog daemon (rsyslog, syslog-ng) runs, so logins, privilege use and service events are not recorded anywhere.",
+        remediation:
+          "Run systemd-journald with Storage=persistent, or install and enable rsyslog; keep logs for the retention your policy sets.",
+        evidence: { journald_running: false, syslog_daemon: null },
+        controls: AUDIT_CONTROLS,
+      }),
+    );
+  }
   // Logs are kept when journald writes to disk or a syslog daemon does (it writes /var/log by default).
-  if (!journalPersistent && syslog === null) {
+  if (!noLogger && !journalPersistent && syslog === null) {
     findings.push(
       phaseFinding("access_control", {
         check: "logs_not_persistent",
@@ -128,6 +150,7 @@ export function judgeAudit(r: AuditReading): AuditState {
       audit: {
         journald_storage: r.journaldStorage,
         journal_persistent: journalPersistent,
+        journald_running: journaldRunning ?? null,
         syslog_daemon: syslog ?? null,
         auditd: { installed: r.auditdInstalled, running: auditdRunning ?? null },
         time_sync:

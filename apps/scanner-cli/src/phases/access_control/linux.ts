@@ -4,7 +4,9 @@ import { phaseFinding } from "../shared/finding.js";
 import { type Reading, Unavailable } from "../shared/unavailable.js";
 import { type AccessControlState, manyAdminsFinding } from "./findings.js";
 import { linuxAudit } from "./linux-audit.js";
+import { linuxFileIntegrity } from "./linux-file-integrity.js";
 import { linuxLoginPolicy } from "./linux-login-policy.js";
+import { linuxPathPermissions } from "./linux-path-permissions.js";
 import { extraSuperusers, groupMembers, loginDefsNumber } from "./parse.js";
 
 const ADMIN_GROUPS = ["sudo", "wheel", "admin"];
@@ -44,9 +46,24 @@ export async function linuxAccessControl(host: Host, signal?: AbortSignal): Prom
   );
   if (many) findings.push(many);
   // Audit controls (164.312(b)) are read here too: the protocol has no phase of their own (docs/scanner.md).
-  const [policy, audit] = await Promise.all([linuxLoginPolicy(host, loginDefs, signal), linuxAudit(host, signal)]);
+  // So is file integrity (164.312(c)(1)): the same question of whether a change to the machine would be noticed.
+  const [policy, audit, integrity, paths] = await Promise.all([
+    linuxLoginPolicy(host, loginDefs, signal),
+    linuxAudit(host, signal),
+    linuxFileIntegrity(host),
+    linuxPathPermissions(host, passwd),
+  ]);
   return {
-    facts: { admins, extra_superusers: superusers, pass_max_days: maxDays, ...policy.facts, ...audit.facts },
-    findings: [...findings, ...policy.findings, ...audit.findings],
+    facts: {
+      admins,
+      extra_superusers: superusers,
+      pass_max_days: maxDays,
+      ...policy.facts,
+      ...audit.facts,
+      ...integrity.facts,
+      ...paths.facts,
+      ...(integrity.unavailable ? { file_integrity_unavailable: integrity.unavailable } : {}),
+    },
+    findings: [...findings, ...policy.findings, ...audit.findings, ...integrity.findings, ...paths.findings],
   };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createFakeHost } from "../../host/fake-host.js";
 import { runPhases } from "../../runner/run-phases.js";
 import { portsPhase } from "./index.js";
+import { MARIADB_ACCOUNTS_QUERY } from "./mysql-accounts.js";
 import { openPortsOf } from "./open-ports.js";
 
 describe("ports phase", () => {
@@ -97,7 +98,81 @@ describe("ports phase", () => {
       bind_addresses: ["0.0.0.0"],
       exposure: "network",
       source: "socket_table",
+      // No firewall could be read here: whether the segment reaches it is not claimed either way.
+      reachable_from_segment: "unknown",
+      confidence: "low",
+      firewall: { tool: "ufw", state: "unknown" },
     });
+  });
+
+  it("host mode: the host firewall decides whether a database bound to every interface is reachable", async () => {
+    // MySQL, PostgreSQL and Redis all bound to 0.0.0.0, behind the captured default-drop rule set that accepts 3306
+    // from anywhere, 5432 from 192.168.50.0/24 only and 6379 not at all.
+    const table = readFileSync(new URL("./fixtures/linux-proc-net-tcp.txt", import.meta.url), "utf8")
+      .replace("0100007F:18EB", "00000000:18EB")
+      .replace("0100007F:1538 00000000", "00000000:1538 00000000")
+      .replace("0100007F:0CEA", "00000000:0CEA");
+    const nft = readFileSync(new URL("../segmentation/fixtures/linux-nft-json-hardened.json", import.meta.url), "utf8");
+    const host = createFakeHost({
+      platform: "linux",
+      files: { "/proc/net/tcp": table },
+      commands: { "nft -j list ruleset": nft },
+    });
+    const [result] = await runPhases({ host, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
+    const byPort = new Map(result!.findings.map((f) => [(f.evidence as { port: number }).port, f]));
+    expect(byPort.get(3306)).toMatchObject({
+      severity: "high",
+      evidence: {
+        reachable_from_segment: true,
+        confidence: "high",
+        firewall: { tool: "nftables", default_input: "drop" },
+      },
+    });
+    expect(byPort.get(5432)).toMatchObject({
+      severity: "high",
+      title:
+        "PostgreSQL (TCP 5432) listens on all network interfaces of this machine; the host firewall admits some addresses",
+      evidence: { reachable_from_segment: "restricted", confidence: "high" },
+    });
+    expect(byPort.get(6379)).toMatchObject({
+      id: "ports.risky_service:127.0.0.1:6379",
+      severity: "low",
+      title:
+        "Redis (TCP 6379) listens on all network interfaces of this machine; the host firewall drops connections to it",
+      evidence: { reachable_from_segment: false, confidence: "high" },
+    });
+  });
+
+  it("targets: a loopback target is this machine, judged by its socket table (issue 16: no loopback 'exposure')", async () => {
+    // This machine's table (MySQL, PostgreSQL, Redis on 127.0.0.1) with PostgreSQL moved to every interface.
+    const table = readFileSync(new URL("./fixtures/linux-proc-net-tcp.txt", import.meta.url), "utf8").replace(
+      "0100007F:1538",
+      "00000000:1538",
+    );
+    const host = createFakeHost({
+      platform: "linux",
+      files: {
+        "/proc/net/tcp": table,
+        "/etc/redis/redis.conf": readFileSync(new URL("./fixtures/linux-redis.conf", import.meta.url), "utf8"),
+      },
+      net: { open: ["127.0.0.1:3306", "127.0.0.1:5432", "127.0.0.1:6379", "127.0.1.9:2575"] },
+    });
+    const scope = { mode: "targets" as const, hosts: ["127.0.0.1", "127.0.1.9"], given: ["127.0.0.1", "127.0.1.9"] };
+    const [result] = await runPhases({ host, phases: [portsPhase], scope, options: { ephiPaths: [] } });
+    // MySQL and Redis bound to loopback only raise nothing; PostgreSQL on every interface does, naming the bind; a
+    // port the table does not show on that address (127.0.1.9, another listener) keeps the connect probe's finding.
+    // This machine being in scope, who may log in to its Redis is read too (low: loopback only).
+    expect(result!.findings.map((f) => [f.id, f.title])).toEqual([
+      ["ports.risky_service:127.0.0.1:5432", "PostgreSQL (TCP 5432) listens on all network interfaces of this machine"],
+      ["ports.risky_service:127.0.1.9:2575", "hl7-mllp (TCP 2575) is open on 127.0.1.9"],
+      ["ports.redis_without_password:/etc/redis/redis.conf", "Redis (TCP 6379) needs no password"],
+    ]);
+    expect(openPortsOf({ status: "ok", facts: result!.facts, findings: [] })).toEqual([
+      { host: "127.0.0.1", port: 3306, service: "MySQL", exposure: "loopback" },
+      { host: "127.0.0.1", port: 5432, service: "PostgreSQL", exposure: "network" },
+      { host: "127.0.0.1", port: 6379, service: "Redis", exposure: "loopback" },
+      { host: "127.0.1.9", port: 2575, service: "hl7-mllp" },
+    ]);
   });
 
   it("host mode on Windows and macOS reads netstat: services on all interfaces and on one LAN address", async () => {
@@ -130,7 +205,7 @@ describe("ports phase", () => {
     expect(m!.facts).toMatchObject({ listener_source: "netstat", listening_ports: 16 });
   });
 
-  it("host mode on Linux reads Redis and PostgreSQL authentication from their configuration files", async () => {
+  it("host mode on Linux reads Redis and PostgreSQL authentication from their configuration files, MySQL's from the server", async () => {
     const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
     const host = createFakeHost({
       platform: "linux",
@@ -141,17 +216,29 @@ describe("ports phase", () => {
         // Present but owned by the database's account: named as not read, never judged.
         "/var/lib/pgsql/data/pg_hba.conf": { content: "host all all 0.0.0.0/0 trust\n", readable: false },
       },
+      // MariaDB listens on 127.0.0.1:3306 in the captured table; its accounts as this machine's server answered.
+      commands: {
+        [`mariadb --no-defaults -u root --password= --connect-timeout=3 -B -N -e ${MARIADB_ACCOUNTS_QUERY}`]:
+          fixture("linux-mariadb-accounts.tsv"),
+      },
     });
     const [result] = await runPhases({ host, phases: [portsPhase], scope: hostScope, options: { ephiPaths: [] } });
     expect(result!.findings.map((f) => [f.id, f.severity, f.category])).toEqual([
       ["ports.redis_without_password:/etc/redis/redis.conf", "low", "access_control"],
       ["ports.postgresql_trust_auth:/etc/postgresql/15/main/pg_hba.conf:192.168.50.0/24", "high", "access_control"],
+      ["ports.mysql_account_without_password:root@localhost", "medium", "access_control"],
+      ["ports.mysql_account_without_password:root@127.0.0.1", "medium", "access_control"],
     ]);
     expect(result!.facts.database_configs).toEqual({
       redis: [{ config: "/etc/redis/redis.conf", port: 6379, bind: ["127.0.0.1", "::1"], authentication: "none" }],
       postgresql: [
         { config: "/etc/postgresql/15/main/pg_hba.conf", entries: 3, trust_local: 2, trust_beyond_local: 1 },
       ],
+      mysql: {
+        read_via: "mariadb as root through the Unix socket",
+        accounts: 4,
+        without_password: ["root@localhost", "root@127.0.0.1"],
+      },
     });
     expect(result!.facts.not_assessed).toEqual({
       database_configs: "not readable by this run: /var/lib/pgsql/data/pg_hba.conf",

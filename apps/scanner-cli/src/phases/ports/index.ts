@@ -1,5 +1,9 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
+import { darwinFirewall } from "../segmentation/darwin.js";
+import type { FirewallReading } from "../segmentation/firewall.js";
+import { linuxFirewall } from "../segmentation/linux.js";
+import { windowsFirewall } from "../segmentation/win32.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok, skipped } from "../shared/outcome.js";
 import { isUnavailable, type Reading } from "../shared/unavailable.js";
@@ -13,8 +17,10 @@ import {
   redisFinding,
   trustBeyondLocal,
 } from "./database-configs.js";
+import { exposureEvidence, type FirewallExposure, firewallExposure } from "./firewall-exposure.js";
 import { linuxSocketTable } from "./linux.js";
 import { exposureOf, isWildcard, type ListeningPort, listeningPorts } from "./listeners.js";
+import { mysqlPasswordlessFindings, passwordlessAccounts } from "./mysql-accounts.js";
 import { type OpenPortFact, openPortsFacts } from "./open-ports.js";
 import { RISKY_SERVICES } from "./risky-services.js";
 import { scanTcpPorts } from "./scanner.js";
@@ -52,12 +58,29 @@ async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promis
   const budget = await ctx.host.net.socketBudget();
   const started = performance.now();
   const report = await scanTcpPorts({ net: ctx.host.net, hosts, ports, concurrency: budget, signal: ctx.signal });
-  const open: OpenPortFact[] = report.open.map((o) => ({ host: o.host, port: o.port, service: serviceName(o.port) }));
+  // With targets, a loopback target is this machine: its socket table (when readable) says whether what answers
+  // there is bound beyond loopback, the judgement host mode makes. Other targets are other machines.
+  const ownPorts = !hostMode && !isUnavailable(table) ? listeningPorts(table.listeners) : null;
+  const open: OpenPortFact[] = report.open.map((o) => {
+    const own = ownPorts ? ownListener(ownPorts, o.host, o.port) : null;
+    return { host: o.host, port: o.port, service: serviceName(o.port), ...(own ? { exposure: own.exposure } : {}) };
+  });
   ctx.log(`ports: ${report.probes} probes, ${open.length} open, peak ${report.peakInFlight} sockets`);
+  // Bound beyond loopback is half the answer; the host firewall is the other half (read only when it matters).
+  const exposed = listening?.filter((l) => l.exposure === "network" && RISKY_SERVICES.has(l.port)) ?? [];
+  const ownExposed = (ownPorts ?? []).filter((l) => l.exposure === "network" && RISKY_SERVICES.has(l.port));
+  const firewall =
+    exposed.length + ownExposed.length > 0 ? await FIREWALL_READERS[ctx.host.platform](ctx.host, ctx.signal) : null;
   const findings = listening
-    ? listening.flatMap((l) => exposedServiceFinding(l))
-    : open.flatMap((o) => riskyServiceFinding(o, hostMode));
-  const databases = hostMode && !isUnavailable(table) ? databaseFacts(table, listening) : null;
+    ? exposed.flatMap((l) => exposedServiceFinding(l, firewall))
+    : open.flatMap((o) => {
+        const own = ownPorts ? ownListener(ownPorts, o.host, o.port) : null;
+        return own ? exposedServiceFinding(own, firewall, o.host) : riskyServiceFinding(o, hostMode);
+      });
+  // Who may log in to this machine's databases is read whenever this machine is in scope: host mode, or a loopback
+  // target among the targets.
+  const thisMachine = hostMode || hosts.some((h) => exposureOf(h) === "loopback");
+  const databases = thisMachine && !isUnavailable(table) ? databaseFacts(table, listening ?? ownPorts, firewall) : null;
   if (databases) findings.push(...databases.findings);
   return ok(
     {
@@ -92,6 +115,7 @@ async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promis
       ...(databases?.unreadable.length
         ? { database_configs: `not readable by this run: ${databases.unreadable.join(", ")}` }
         : {}),
+      mysql_accounts: databases?.mysqlUnavailable,
       listener_exposure:
         hostMode && isUnavailable(table)
           ? `the socket table could not be read (${table.message}); ports were found by a connect scan of the fixed list through loopback, which cannot tell a loopback-only service from an exposed one`
@@ -100,21 +124,49 @@ async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promis
   );
 }
 
-/** A risky service this machine's socket table shows bound beyond loopback (host mode). */
-function exposedServiceFinding(l: ListeningPort): FindingInput[] {
+/** The port of this machine's socket table that answered a probe of a loopback target (null for other targets). */
+function ownListener(ports: readonly ListeningPort[], host: string, port: number): ListeningPort | null {
+  if (exposureOf(host) !== "loopback") return null;
+  const l = ports.find((p) => p.port === port);
+  if (!l) return null;
+  return l.addresses.some((a) => a === host || isWildcard(a) || a === "::ffff:" + host) ? l : null;
+}
+
+/** Each platform's firewall reader (the segmentation phase's), for the firewall's part in exposure. */
+const FIREWALL_READERS = { linux: linuxFirewall, darwin: darwinFirewall, win32: windowsFirewall } as const;
+
+/**
+ * A risky service this machine's socket table shows bound beyond loopback (host mode). Dropped by the host
+ * firewall's default-drop policy with no rule accepting its port, it is not reachable from the segment: low (only
+ * the firewall stands in front of it), and the title says so. The evidence says how sure that is.
+ */
+function exposedServiceFinding(
+  l: ListeningPort,
+  firewall: FirewallReading | null,
+  probed = "127.0.0.1",
+): FindingInput[] {
   const risky = RISKY_SERVICES.get(l.port);
   if (!risky || l.exposure !== "network") return [];
   const network = l.addresses.filter((a) => exposureOf(a) === "network");
   const where = network.some(isWildcard) ? "all network interfaces" : network.join(", ");
+  const fw: FirewallExposure = firewallExposure(
+    firewall,
+    l.port,
+    network.some((a) => a.includes(":")),
+  );
+  const shielded = fw.reachable === false;
   return [
     phaseFinding("ports", {
       check: "risky_service",
-      // The same subject as a loopback probe of this machine, so the finding keeps its id across scanner versions.
-      subject: `127.0.0.1:${l.port}`,
-      host: "127.0.0.1",
-      severity: risky.severity,
-      title: `${risky.service} (TCP ${l.port}) listens on ${where} of this machine`,
-      detail: `${risky.risk} It is bound beyond loopback, so other machines can connect unless the host firewall blocks them.`,
+      subject: `${probed}:${l.port}`,
+      host: probed,
+      severity: shielded ? "low" : risky.severity,
+      title: shielded
+        ? `${risky.service} (TCP ${l.port}) listens on ${where} of this machine; the host firewall drops connections to it`
+        : `${risky.service} (TCP ${l.port}) listens on ${where} of this machine${fw.reachable === "restricted" ? "; the host firewall admits some addresses" : ""}`,
+      detail: shielded
+        ? `${risky.risk} Other machines cannot reach it now (${fw.basis}); one firewall change would expose it, so bind it to 127.0.0.1 unless other machines need it.`
+        : `${risky.risk} It is bound beyond loopback and ${fw.reachable === true ? "the segment can reach it" : fw.reachable === "restricted" ? "part of the segment can reach it" : "may be reachable from the segment"}: ${fw.basis}.`,
       remediation: risky.remediation,
       evidence: {
         port: l.port,
@@ -122,6 +174,7 @@ function exposedServiceFinding(l: ListeningPort): FindingInput[] {
         bind_addresses: [...l.addresses],
         exposure: "network",
         source: "socket_table",
+        ...exposureEvidence(fw, firewall),
       },
     }),
   ];
@@ -154,7 +207,11 @@ function riskyServiceFinding(open: OpenPortFact, loopbackOnly: boolean): Finding
 }
 
 /** Redis and PostgreSQL authentication from their configuration files (Linux host mode). */
-function databaseFacts(table: SocketTable, listening: readonly ListeningPort[] | null) {
+function databaseFacts(
+  table: SocketTable,
+  listening: readonly ListeningPort[] | null,
+  firewall: FirewallReading | null,
+) {
   const configs = table.databaseConfigs;
   if (!configs) return null;
   const findings: FindingInput[] = [];
@@ -185,5 +242,28 @@ function databaseFacts(table: SocketTable, listening: readonly ListeningPort[] |
     });
     findings.push(...pgTrustFindings(f.path, entries));
   }
-  return { facts: { redis, postgresql }, findings, unreadable };
+  const mysql = table.mysqlAccounts ?? null;
+  let mysqlFacts: JsonObject | null = null;
+  if (mysql && "accounts" in mysql) {
+    const server = listening?.find((l) => l.port === 3306);
+    const dropped =
+      server?.exposure === "network" &&
+      firewallExposure(
+        firewall,
+        3306,
+        server.addresses.some((a) => a.includes(":")),
+      ).reachable === false;
+    findings.push(...mysqlPasswordlessFindings(mysql.accounts, server?.exposure ?? "unknown", !dropped));
+    mysqlFacts = {
+      read_via: mysql.via,
+      accounts: mysql.accounts.length,
+      without_password: passwordlessAccounts(mysql.accounts).map((a) => `${a.user}@${a.host}`),
+    };
+  }
+  return {
+    facts: { redis, postgresql, ...(mysqlFacts ? { mysql: mysqlFacts } : {}) },
+    findings,
+    unreadable,
+    mysqlUnavailable: mysql && "unavailable" in mysql ? mysql.unavailable : null,
+  };
 }

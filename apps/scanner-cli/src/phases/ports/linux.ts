@@ -1,5 +1,6 @@
 import type { Host } from "../../host/host.js";
 import { type Reading, Unavailable, unparsed } from "../shared/unavailable.js";
+import { readMysqlAccounts } from "./linux-mysql-accounts.js";
 import { type Listener, parseProcNetTcp } from "./listeners.js";
 import type { ConfigFile, SocketTable } from "./socket-table.js";
 
@@ -7,7 +8,7 @@ import type { ConfigFile, SocketTable } from "./socket-table.js";
 const MAX_TABLE_BYTES = 16 * 1024 * 1024;
 
 /** Every listening TCP socket of every process from /proc/net/tcp and tcp6 (readable without root). */
-export async function linuxSocketTable(host: Host): Promise<Reading<SocketTable>> {
+export async function linuxSocketTable(host: Host, signal?: AbortSignal): Promise<Reading<SocketTable>> {
   const [v4, v6] = await Promise.all([
     host.fs.readFile("/proc/net/tcp", MAX_TABLE_BYTES),
     host.fs.readFile("/proc/net/tcp6", MAX_TABLE_BYTES),
@@ -17,11 +18,12 @@ export async function linuxSocketTable(host: Host): Promise<Reading<SocketTable>
   if (listeners4 === null) return unparsed("/proc/net/tcp is not a kernel socket table");
   // tcp6 is absent when IPv6 is disabled: the IPv4 table is then the whole answer.
   const listeners6: Listener[] = v6 === null ? [] : (parseProcNetTcp(v6) ?? []);
-  return {
-    source: "proc_net_tcp",
-    listeners: [...listeners4, ...listeners6],
-    databaseConfigs: await databaseConfigs(host),
-  };
+  const listeners = [...listeners4, ...listeners6];
+  const [configs, mysqlAccounts] = await Promise.all([
+    databaseConfigs(host),
+    readMysqlAccounts(host, listeners, signal),
+  ]);
+  return { source: "proc_net_tcp", listeners, databaseConfigs: configs, mysqlAccounts };
 }
 
 /** Where Debian/Ubuntu and RHEL-family packages put redis.conf. */

@@ -7,6 +7,11 @@ export const OpenPortFactSchema = z.object({
   host: z.string(),
   port: z.int().min(1).max(65535),
   service: z.string(),
+  /**
+   * For a loopback target (this machine), who can reach the port by its bind address in this machine's socket table:
+   * `loopback` when it is bound to loopback only. Absent for other machines, or when the table could not be read.
+   */
+  exposure: z.enum(["loopback", "network"]).optional(),
 });
 export type OpenPortFact = z.infer<typeof OpenPortFactSchema>;
 
@@ -20,7 +25,14 @@ export function openPortsOf(outcome: PhaseOutcome | undefined): OpenPortFact[] |
 }
 
 export function openPortsFacts(open: readonly OpenPortFact[]): JsonObject {
-  return { open_ports: open.map((o) => ({ host: o.host, port: o.port, service: o.service })) };
+  return {
+    open_ports: open.map((o) => ({
+      host: o.host,
+      port: o.port,
+      service: o.service,
+      ...(o.exposure ? { exposure: o.exposure } : {}),
+    })),
+  };
 }
 
 /** One listening port of this machine as the ports phase records it from the socket table (host mode). */

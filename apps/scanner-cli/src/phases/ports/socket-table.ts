@@ -1,3 +1,4 @@
+import type { MysqlAccountsReading } from "./linux-mysql-accounts.js";
 import type { Listener } from "./listeners.js";
 
 /** A configuration file of a database on this machine, as read (or why not). */
@@ -13,4 +14,6 @@ export interface SocketTable {
   readonly listeners: Listener[];
   /** Linux: Redis and PostgreSQL client-authentication files found on this machine (database-configs.ts). */
   readonly databaseConfigs?: { readonly redis: ConfigFile[]; readonly pgHba: ConfigFile[] };
+  /** Linux: MySQL/MariaDB accounts read from the server running here (null: none runs). */
+  readonly mysqlAccounts?: MysqlAccountsReading | null;
 }

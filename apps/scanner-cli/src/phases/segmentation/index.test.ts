@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createFakeHost, type FakeCommand } from "../../host/fake-host.js";
 import { runPhases } from "../../runner/run-phases.js";
+import { portsPhase } from "../ports/index.js";
 import { segmentationPhase } from "./index.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
@@ -86,5 +87,32 @@ describe("segmentation on Linux without ufw: the kernel's rule set", () => {
       "ufw status verbose": fixture("linux-ufw-status-inactive.txt"),
     });
     expect(r.facts).toMatchObject({ firewall: "inactive", firewall_tool: "ufw" });
+  });
+
+  it("targets: a loopback target's socket bound to loopback only is never 'reachable from this segment'", async () => {
+    // This machine's socket table (MySQL, PostgreSQL, Redis on 127.0.0.1), PostgreSQL moved to every interface.
+    const table = readFileSync(new URL("../ports/fixtures/linux-proc-net-tcp.txt", import.meta.url), "utf8").replace(
+      "0100007F:1538",
+      "00000000:1538",
+    );
+    const host = createFakeHost({
+      platform: "linux",
+      files: { "/proc/net/tcp": table },
+      net: { open: ["127.0.0.1:3306", "127.0.0.1:5432", "127.0.0.1:6379", "127.0.1.9:2575"] },
+      commands: { "iptables-save": fixture("linux-iptables-save-accept.txt") },
+    });
+    const targets = { mode: "targets" as const, hosts: ["127.0.0.1", "127.0.1.9"], given: ["127.0.0.1", "127.0.1.9"] };
+    const [, r] = await runPhases({
+      host,
+      phases: [portsPhase, segmentationPhase],
+      scope: targets,
+      options: { ephiPaths: [] },
+    });
+    expect(
+      r!.findings.filter((f) => f.check_id === "segmentation.sensitive_service_reachable").map((f) => f.id),
+    ).toEqual([
+      "segmentation.sensitive_service_reachable:127.0.0.1:5432",
+      "segmentation.sensitive_service_reachable:127.0.1.9:2575",
+    ]);
   });
 });

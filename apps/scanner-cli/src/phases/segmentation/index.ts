@@ -46,7 +46,10 @@ async function checkSegmentation(ctx: PhaseContext, firewall: FirewallReading): 
       { firewall: firewall.state, firewall_tool: firewall.tool },
     );
   }
-  const reachable = ctx.scope.mode === "host" ? [] : open.filter((o) => SENSITIVE_PORTS.has(o.port));
+  // A loopback target whose socket is bound to loopback only (the ports phase read this machine's table) is
+  // reachable from this machine alone, never from the segment.
+  const reachable =
+    ctx.scope.mode === "host" ? [] : open.filter((o) => SENSITIVE_PORTS.has(o.port) && o.exposure !== "loopback");
   for (const o of reachable) {
     findings.push(
       phaseFinding("segmentation", {

@@ -20,6 +20,8 @@ describe("nftables rule sets (nft -j list ruleset)", () => {
       inputRules: 0,
       jumpsNotFollowed: 0,
       acceptedFromAnywhere: [],
+      acceptedFromSome: [],
+      acceptsAllPortsFromSome: false,
     });
   });
 
@@ -30,6 +32,8 @@ describe("nftables rule sets (nft -j list ruleset)", () => {
     expect(portAccepted(j.acceptedFromAnywhere, 11112)).toBe(true);
     // 5432 is accepted from 192.168.50.0/24 only.
     expect(portAccepted(j.acceptedFromAnywhere, 5432)).toBe(false);
+    expect(j.acceptedFromSome).toEqual([5432]);
+    expect(j.acceptsAllPortsFromSome).toBe(false);
   });
 
   it("a policy of accept that ends in an unconditional reject refuses by default (firewalld's shape)", () => {

@@ -244,6 +244,13 @@ export interface RulesetJudgement {
   readonly jumpsNotFollowed: number;
   /** TCP ports (or ranges) a rule accepts from any address, new connections included. */
   readonly acceptedFromAnywhere: readonly PortMatch[];
+  /**
+   * TCP ports accepted from some addresses or interfaces only (a subnet, an interface), or with conditions this
+   * judgement does not read: part of the segment may reach them.
+   */
+  readonly acceptedFromSome: readonly PortMatch[];
+  /** A rule accepts every TCP port from some addresses or interfaces (`ip saddr 10.0.0.0/8 accept`). */
+  readonly acceptsAllPortsFromSome: boolean;
 }
 
 const isUnconditional = (r: InputRule) =>
@@ -260,6 +267,8 @@ export function judgeRuleset(ruleset: Ruleset): RulesetJudgement {
   let inputRules = 0;
   let jumps = 0;
   const accepted: PortMatch[] = [];
+  const fromSome: PortMatch[] = [];
+  let allPortsFromSome = false;
   for (const chain of ruleset.inputChains) {
     inputRules += chain.rules.length;
     let chainDefault = chain.policy;
@@ -273,6 +282,11 @@ export function judgeRuleset(ruleset: Ruleset): RulesetJudgement {
       }
       if (r.verdict === "accept" && r.fromAnywhere && !r.loopback && !r.conntrack && !r.otherConditions) {
         if (r.ports !== "any") accepted.push(...r.ports);
+      } else if (r.verdict === "accept" && !r.loopback && !r.conntrack) {
+        // An accept without a port condition but with one this judgement does not read is taken to be about
+        // another protocol (ICMP, UDP); with a port, it may admit that port to part of the segment.
+        if (r.ports !== "any") fromSome.push(...r.ports);
+        else if (!r.otherConditions) allPortsFromSome = true;
       }
     }
     if (chainDefault === "drop") defaultInput = "drop";
@@ -284,6 +298,8 @@ export function judgeRuleset(ruleset: Ruleset): RulesetJudgement {
     inputRules,
     jumpsNotFollowed: jumps,
     acceptedFromAnywhere: accepted,
+    acceptedFromSome: fromSome,
+    acceptsAllPortsFromSome: allPortsFromSome,
   };
 }
 

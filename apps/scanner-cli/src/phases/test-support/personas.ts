@@ -144,6 +144,12 @@ export function win32Persona(): FakeHost {
         "patches/fixtures/win32-reg-query-wu-au.txt",
       ),
       "dsregcmd /status": fixture("mfa/fixtures/win32-dsregcmd-status-unjoined.txt"),
+      // Bitdefender registered and on; Defender's own status as Microsoft's documentation prints it.
+      "powershell -NoProfile -NonInteractive -Command Get-MpComputerStatus": fixture(
+        "patches/fixtures/win32-get-mpcomputerstatus.txt",
+      ),
+      "powershell -NoProfile -NonInteractive -Command Get-CimInstance -Namespace root/SecurityCenter2 -ClassName AntiVirusProduct":
+        fixture("patches/fixtures/win32-securitycenter2-antivirusproduct.txt"),
       "w32tm /query /status": fixture("access_control/fixtures/win32-w32tm-query-status-unsynced.txt"),
       "auditpol /get /category:*": fixture("access_control/fixtures/win32-auditpol-get-category-all.txt"),
       "wbadmin get versions": fixture("backups/fixtures/win32-wbadmin-get-versions.txt"),

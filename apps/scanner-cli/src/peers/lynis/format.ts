@@ -1,0 +1,54 @@
+import type { AgreementTable, ScannerState, Verdict } from "./agreement.js";
+
+const VERDICT: Record<Verdict, string> = { agree: "agree", disagree: "disagree", scanner_misses: "scanner misses" };
+
+function scannerCell(s: ScannerState): string {
+  switch (s.state) {
+    case "raised":
+      return s.findings.join(", ");
+    case "clear":
+      return "assessed, nothing raised";
+    case "not_assessed":
+    case "no_check":
+      return s.reason;
+  }
+}
+
+const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
+
+/** The agreement table as Markdown (printed by bench/host-audit, pasted into docs/scanner.md). */
+export function formatAgreement(t: AgreementTable): string {
+  const out: string[] = [];
+  const share = t.matchedShare === null ? "n/a" : `${(t.matchedShare * 100).toFixed(0)} %`;
+  out.push(
+    `HIPAA-relevant Lynis items: ${t.counts.relevant}; agree ${t.counts.agree}, scanner misses ${t.counts.scannerMisses}, disagree ${t.counts.disagree}; matched ${share} (goal ≥ 90 %). Scanner extra: ${t.counts.scannerExtra}. Not HIPAA-relevant: ${t.counts.notRelevant}. Unmapped: ${t.counts.unmapped}.`,
+    "",
+    "| Lynis | kind | item | HIPAA | verdict | scanner |",
+    "|---|---|---|---|---|---|",
+  );
+  const order: Verdict[] = ["agree", "disagree", "scanner_misses"];
+  for (const r of [...t.rows].sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict))) {
+    out.push(
+      `| ${r.item.test} | ${r.item.kind} | ${cell(r.item.text)} | ${(r.entry.hipaa ?? []).join(", ")} | ${VERDICT[r.verdict]} | ${cell(scannerCell(r.scanner))} |`,
+    );
+  }
+  if (t.extra.length > 0) {
+    out.push(
+      "",
+      "Scanner extra (raised by the scanner, not by Lynis):",
+      "",
+      "| scanner finding | severity | Lynis |",
+      "|---|---|---|",
+    );
+    for (const e of t.extra) out.push(`| ${e.finding.id} | ${e.finding.severity} | ${cell(e.lynis)} |`);
+  }
+  if (t.notRelevant.length > 0) {
+    const tests = [...new Set(t.notRelevant.map((n) => n.item.test))];
+    out.push("", `Not HIPAA-relevant (reasons in the mapping): ${tests.join(", ")}.`);
+  }
+  if (t.unmapped.length > 0) {
+    out.push("", "Unmapped (add an entry to the mapping):");
+    for (const u of t.unmapped) out.push(`- ${u.test} ${u.kind}: ${u.text}`);
+  }
+  return out.join("\n");
+}
