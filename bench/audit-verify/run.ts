@@ -1,12 +1,15 @@
 // bench/audit-verify: `hcs-server audit verify`'s work (verifyAuditLog: read every event from the store, rebuild and
-// hash its record, rebuild the tree, check the checkpoints) over a log of 1,000,000 events in a SQLite store, against
-// the baseline of hashing the same record bytes with raw SHA-256 — one leaf hash per record, the least any verifier
-// must do — and, second, of those bytes and the tree's node inputs (everything the verifier hashes), in the same
-// process and run. Prints events per second of each and the ratio (target ≥ 0.5). It runs the
-// built server (apps/server/dist), as operators run `hcs-server audit verify`: its worker thread is compiled code.
+// hash its record, rebuild the tree, check the checkpoints) over a log of 1,000,000 events in a SQLite store, then in
+// PostgreSQL (when reachable: DATABASE_URL, else the local test database, in a schema of its own), against the
+// baseline of hashing the same record bytes with raw SHA-256 — one `crypto.hash` call per record, the least any
+// verifier must do — measured two ways: the digest returned as a Buffer (as measured before 2026-11-24) and as a
+// latin1 string (the cheapest form Node has: no Buffer to allocate); and, third, of those bytes and the tree's node
+// inputs (everything the verifier hashes), in the same process and run. Prints events per second of each and the
+// ratios (target ≥ 0.5 of the cheapest). It runs the built server (apps/server/dist), as operators run `hcs-server
+// audit verify`: its worker thread is compiled code.
 import { hash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseVerifierKey } from "@hcs/protocol";
 import { createCheckpoint } from "../../apps/server/dist/audit/checkpoints.js";
@@ -19,10 +22,17 @@ import {
   auditRecordJson,
   auditRecordOf,
 } from "../../apps/server/dist/services/audit.js";
+import type { Store } from "../../apps/server/dist/store/store.js";
 import { openStore } from "../../apps/server/dist/store/store.js";
+import {
+  createTestSchema,
+  postgresUnavailableReason,
+  TEST_PG_URL,
+} from "../../apps/server/src/test-support/postgres.js";
 import { median } from "../lib/stats.js";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const PG_EVENTS = Number(process.env.BENCH_PG_EVENTS ?? EVENTS);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const BATCH = 10_000;
 
@@ -49,71 +59,135 @@ function eventOf(n: number): AuditEvent {
 }
 
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
+const rate = (n: number) => Math.round(n).toLocaleString("en-US").padStart(10);
 
-const dir = mkdtempSync(join(tmpdir(), "hcs-bench-audit-verify-"));
-const store = openStore({ engine: "sqlite", file: join(dir, "hcs.sqlite") });
-try {
-  await store.migrate();
-  const key = loadLogKey(dir, "bench.hcs.test/audit");
-  const verifier = parseVerifierKey(key.verifierKey)!;
-
-  let t0 = process.hrtime.bigint();
-  for (let from = 0; from < EVENTS; from += BATCH) {
-    const events = Array.from({ length: Math.min(BATCH, EVENTS - from) }, (_, i) => eventOf(from + i));
-    await store.writes.run((trx) => appendAuditEvents(store.hot, trx, events));
+/** Appends `events` events to the store's log, sequenced, with a checkpoint half-way and one at the end. */
+async function buildLog(store: Store, key: ReturnType<typeof loadLogKey>, events: number): Promise<void> {
+  const t0 = process.hrtime.bigint();
+  for (let from = 0; from < events; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, events - from) }, (_, i) => eventOf(from + i));
+    await store.writes.run((trx) => appendAuditEvents(store.hot, trx, batch));
     // Two checkpoints: one half-way (so the second carries a consistency proof) and one at the end.
-    if (from + BATCH >= EVENTS / 2 && from < EVENTS / 2) {
+    if (from + BATCH >= events / 2 && from < events / 2) {
       while ((await sequenceAuditLog(store, BATCH)).sequenced > 0);
       await createCheckpoint(store, key, new Date());
     }
   }
   while ((await sequenceAuditLog(store, BATCH)).sequenced > 0);
   await createCheckpoint(store, key, new Date());
-  console.log(`built a log of ${EVENTS} events with 2 checkpoints in ${seconds(t0).toFixed(1)} s`);
+  console.log(`built a log of ${events} events with 2 checkpoints in ${seconds(t0).toFixed(1)} s`);
+}
 
-  // The bytes the verifier hashes, read back from the store as it reads them (so the baseline hashes exactly them).
-  // On SQLite ids are in commit order, which is leaf order (docs/audit.md).
-  const rows = await store.db.selectFrom("audit_events").selectAll().orderBy("id").execute();
-  const records = rows.map((e) => `\0${auditRecordJson(auditRecordOf(e, e.salt))}`);
+/** The baselines and verify, REPEATS rounds alternating, over the log in `store`. */
+async function measure(label: string, store: Store, key: ReturnType<typeof loadLogKey>, events: number) {
+  const verifier = parseVerifierKey(key.verifierKey)!;
+  // The bytes the verifier hashes, read back from the store as it reads them (so the baseline hashes exactly them),
+  // in id order (on SQLite the leaf order; on PostgreSQL the bench's one writer makes it so too).
+  // Read in pages: one statement over the whole log outlasts PostgreSQL's statement timeout.
+  const records: string[] = [];
+  for (let after = 0; ; ) {
+    const rows = await store.db
+      .selectFrom("audit_events")
+      .selectAll()
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(50_000)
+      .execute();
+    if (rows.length === 0) break;
+    for (const e of rows)
+      records.push(`\0${auditRecordJson(auditRecordOf({ ...e, status: Number(e.status) }, e.salt))}`);
+    after = Number(rows.at(-1)!.id);
+  }
   const bytes = records.reduce((n, r) => n + Buffer.byteLength(r), 0);
-  rows.length = 0;
 
   // The tree's node inputs (0x01 and two child hashes, 65 bytes), as many as a tree of these leaves has nodes.
   const nodeInput = Buffer.alloc(65, 1);
-  const baseline: number[] = [];
+  const asBuffer: number[] = [];
+  const asLatin1: number[] = [];
   const withNodes: number[] = [];
   const verify: number[] = [];
+  let x = 0;
   for (let r = 0; r < REPEATS; r++) {
-    t0 = process.hrtime.bigint();
-    let x = 0;
+    let t0 = process.hrtime.bigint();
     for (const record of records) x ^= hash("sha256", record, "buffer")[0]!;
-    baseline.push(seconds(t0));
+    asBuffer.push(seconds(t0));
+    t0 = process.hrtime.bigint();
+    for (const record of records) x ^= hash("sha256", record, "binary").charCodeAt(0);
+    asLatin1.push(seconds(t0));
     t0 = process.hrtime.bigint();
     for (let i = 1; i < records.length; i++) {
       nodeInput[1] = i & 0xff;
-      x ^= hash("sha256", nodeInput, "buffer")[0]!;
+      x ^= hash("sha256", nodeInput, "binary").charCodeAt(0);
     }
-    withNodes.push(baseline.at(-1)! + seconds(t0));
-    if (x === 256) console.log("unreachable"); // keeps the loops' results alive
+    withNodes.push(asLatin1.at(-1)! + seconds(t0));
 
     t0 = process.hrtime.bigint();
     const v = await verifyAuditLog(store, verifier, nodeEd25519Verify);
     verify.push(seconds(t0));
-    if (!v.ok || v.leaves !== EVENTS) throw new Error(`the log did not verify: ${JSON.stringify(v.firstProblem)}`);
+    if (!v.ok || v.leaves !== events) throw new Error(`the log did not verify: ${JSON.stringify(v.firstProblem)}`);
   }
-  const hashRate = EVENTS / median(baseline);
-  const nodesRate = EVENTS / median(withNodes);
-  const verifyRate = EVENTS / median(verify);
-  const rate = (n: number) => Math.round(n).toLocaleString("en-US").padStart(10);
+  if (x === 256) console.log("unreachable"); // keeps the loops' results alive
+  const bufferRate = events / median(asBuffer);
+  const latin1Rate = events / median(asLatin1);
+  const nodesRate = events / median(withNodes);
+  const verifyRate = events / median(verify);
   console.log(
-    `\n${EVENTS} events, ${(bytes / EVENTS).toFixed(0)} bytes per record on average, ${REPEATS} runs each (medians)`,
+    `\n${label}: ${events} events, ${(bytes / events).toFixed(0)} bytes per record on average, ${REPEATS} runs each (medians)`,
   );
-  console.log(`raw SHA-256 of each record                 ${rate(hashRate)} events/s`);
-  console.log(`raw SHA-256 of each record and tree node   ${rate(nodesRate)} events/s`);
-  console.log(`audit verify (two ranges at once)          ${rate(verifyRate)} events/s`);
-  console.log(`ratio verify / records                     ${(verifyRate / hashRate).toFixed(2)}   (target ≥ 0.5)`);
-  console.log(`ratio verify / records and nodes           ${(verifyRate / nodesRate).toFixed(2)}`);
+  console.log(`raw SHA-256 of each record, digest as a Buffer         ${rate(bufferRate)} events/s`);
+  console.log(`raw SHA-256 of each record, digest as latin1           ${rate(latin1Rate)} events/s`);
+  console.log(`raw SHA-256 of each record and tree node (latin1)      ${rate(nodesRate)} events/s`);
+  console.log(`audit verify                                           ${rate(verifyRate)} events/s`);
+  console.log(
+    `ratio verify / records (latin1)                        ${(verifyRate / latin1Rate).toFixed(2)}   (target ≥ 0.5)`,
+  );
+  console.log(`ratio verify / records (Buffer, as measured before)    ${(verifyRate / bufferRate).toFixed(2)}`);
+  console.log(`ratio verify / records and nodes                       ${(verifyRate / nodesRate).toFixed(2)}`);
+  console.log(
+    `load average (1, 5, 15 min)                            ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}`,
+  );
+}
+
+// SQLite. BENCH_STORE_DIR keeps the built log there and reuses it in later runs (building it takes a while).
+const keptDir = process.env.BENCH_STORE_DIR ? join(process.env.BENCH_STORE_DIR, String(EVENTS)) : null;
+const reuse = keptDir !== null && existsSync(join(keptDir, "built"));
+if (keptDir && !reuse) {
+  rmSync(keptDir, { recursive: true, force: true });
+  mkdirSync(keptDir, { recursive: true });
+}
+const dir = keptDir ?? mkdtempSync(join(tmpdir(), "hcs-bench-audit-verify-"));
+const store = openStore({ engine: "sqlite", file: join(dir, "hcs.sqlite") });
+try {
+  await store.migrate();
+  const key = loadLogKey(dir, "bench.hcs.test/audit");
+  if (reuse) console.log(`reusing the log of ${EVENTS} events in ${dir}`);
+  else {
+    await buildLog(store, key, EVENTS);
+    if (keptDir) writeFileSync(join(keptDir, "built"), "");
+  }
+  await measure("SQLite (embedded, two threads)", store, key, EVENTS);
 } finally {
   await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (!keptDir) rmSync(dir, { recursive: true, force: true });
+}
+
+// PostgreSQL as the tests reach it, in a schema of its own (built each run).
+const unreachable = PG_EVENTS > 0 ? await postgresUnavailableReason() : "BENCH_PG_EVENTS=0";
+if (unreachable) console.log(`\n[skip] PostgreSQL: ${unreachable}`);
+else {
+  const { schema, drop } = await createTestSchema();
+  const pg = openStore({ engine: "postgres", url: TEST_PG_URL, schema });
+  const keyDir = mkdtempSync(join(tmpdir(), "hcs-bench-audit-verify-pg-"));
+  try {
+    await pg.migrate();
+    const key = loadLogKey(keyDir, "bench.hcs.test/audit");
+    await buildLog(pg, key, PG_EVENTS);
+    await measure(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, pg, key, PG_EVENTS);
+  } finally {
+    await pg.close();
+    await drop();
+    rmSync(keyDir, { recursive: true, force: true });
+  }
 }

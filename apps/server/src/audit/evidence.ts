@@ -75,9 +75,9 @@ export async function evidenceFor(deps: AppDeps, query: EvidenceQuery, accountId
   };
 }
 
-/** The first successful event that logged each record (by resource), if any. */
-async function loggingEvents(
-  deps: AppDeps,
+/** The first successful event that logged each record (by resource), if any (hipaa.evidence, the scan report). */
+export async function loggingEvents(
+  deps: Pick<AppDeps, "store">,
   refs: readonly string[],
 ): Promise<Map<string, Selectable<AuditEventsTable>>> {
   const out = new Map<string, Selectable<AuditEventsTable>>();

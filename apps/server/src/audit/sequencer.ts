@@ -5,9 +5,9 @@ import { auditRecordJson, auditRecordOf } from "../services/audit.js";
 import { insertRows } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import { SQLITE_LEAF_INPUT } from "./log-pages.js";
+import { startWorkerThread } from "../util/worker-thread.js";
 import { consecutiveRuns, type LogState, type PlannedRun, planRun, type WaitingRecord } from "./sequencer-run.js";
-import { startAuditWorker } from "./worker-thread.js";
+import { SQLITE_LEAF_INPUT } from "./sqlite-log-reader.js";
 
 const RUN_COLUMNS = ["first_index", "first_id", "last_id", "leaf_hashes"] as const;
 
@@ -155,8 +155,8 @@ class PlannerThread {
   constructor(file: string) {
     // A small heap: a plan holds at most PLANNED_BATCH records (~350 KB); V8's default young generation alone would
     // add tens of MiB to the serving process (docs/performance.md).
-    this.worker = startAuditWorker(
-      "sequencer-worker",
+    this.worker = startWorkerThread(
+      new URL("./sequencer-worker", import.meta.url),
       { file },
       { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
     );

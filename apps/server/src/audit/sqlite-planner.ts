@@ -1,6 +1,6 @@
 import SQLite from "better-sqlite3";
-import { SQLITE_LEAF_INPUT } from "./log-pages.js";
 import { type PlannedRun, planRun, type WaitingRecord } from "./sequencer-run.js";
+import { SQLITE_LEAF_INPUT } from "./sqlite-log-reader.js";
 
 /** Plans sequencer runs over its own read-only connection to the embedded store's file. */
 export interface SqlitePlanner {

@@ -1,20 +1,19 @@
 import {
   type Ed25519Verify,
   equalBytes,
-  type FrontierState,
   fromHex,
   MerkleFrontier,
   type NoteVerifierKey,
   openNote,
   parseCheckpoint,
-  splitPoint,
   verifyConsistency,
 } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
+import { startWorkerThread } from "../util/worker-thread.js";
 import { logReaderFor } from "./log-pages.js";
 import { NATIVE_RFC9162 } from "./native-hasher.js";
-import { type JournalRun, type RangeResult, type RangeTask, verifyRange } from "./verify-range.js";
-import { startAuditWorker } from "./worker-thread.js";
+import { type JournalRun, type RangeResult, verifyRange } from "./verify-range.js";
+import { combinePieces, type Piece, PieceQueue, planPieces } from "./verify-split.js";
 
 /** What is wrong, at the first place it shows. */
 export type AuditLogProblemKind =
@@ -43,7 +42,7 @@ export interface AuditLogVerdict {
   /** Leaves checked (recomputed and added to the tree). */
   readonly leaves: number;
   readonly checkpoints: number;
-  /** Ranges of the log that were verified in worker threads (see VerifyOptions.threads). */
+  /** Pieces of the log that were verified in a worker thread (see VerifyOptions.threads). */
   readonly rangesInWorkers: number;
   /** Events not yet given a leaf index (they join the log at the next sequencer run; nothing to check yet). */
   readonly unsequenced: number;
@@ -58,10 +57,15 @@ const PARALLEL_MIN = 65_536;
 export interface VerifyOptions {
   /** Told how many leaves are checked, of how many, as pages are read. */
   readonly onProgress?: (leaves: number, of: number) => void;
-  /** 1: everything in this thread; 2 (default): a large log on the embedded store in two ranges at once. */
+  /** 1: everything in this thread; 2 (default): a large log on the embedded store shared with a worker thread. */
   readonly threads?: 1 | 2;
-  /** Logs at least this large are verified in two ranges (default 65,536; tests lower it). */
+  /** Logs at least this large are verified by two threads (default 65,536; tests lower it). */
   readonly parallelFrom?: number;
+  /**
+   * Tests: the worker thread always verifies the first piece — the verifying thread waits for it to start rather
+   * than taking it (what it does when the worker thread is slow to start), so a small log still crosses threads.
+   */
+  readonly waitForWorker?: boolean;
 }
 
 /**
@@ -155,8 +159,9 @@ export async function verifyAuditLog(
   );
   const unsequenced = Math.max(0, events - journal.reduce((n, r) => n + (r.lastId - r.firstId + 1), 0));
 
-  // Leaves, in index order: on the embedded store, a large log in two ranges at once — the left perfect subtree
-  // (RFC 9162's split point) in a worker thread, the rest here — whose frontiers combine into the whole tree's.
+  // Leaves, in index order: on the embedded store, a large log in pieces — aligned perfect subtrees — that a worker
+  // thread takes from the front of a shared queue and this thread from the back (verify-split.ts), each with its own
+  // connection; their trees combine into the whole tree's. Elsewhere, in one piece here.
   const expectedSize = Math.max(recordedSize, signed.at(-1)?.size ?? 0);
   const sizes = signed.map((c) => c.size);
   const here = logReaderFor(store);
@@ -165,59 +170,51 @@ export async function verifyAuditLog(
     store.file !== undefined &&
     expectedSize >= (options.parallelFrom ?? PARALLEL_MIN) &&
     expectedSize > 1;
-  const split = parallel ? splitPoint(expectedSize) : 0;
-  const done = [0, 0];
-  const report = (part: number, end: number) => {
-    done[part] = end - (part === 0 ? 0 : split);
-    options.onProgress?.(done[0]! + done[1]!, expectedSize);
+  const pieces: Piece[] = parallel ? planPieces(expectedSize, sizes) : [{ from: 0, to: null, sizes }];
+  const results: (RangeResult | undefined)[] = new Array(pieces.length);
+  const done = pieces.map(() => 0);
+  let doneTotal = 0;
+  const report = (piece: number, end: number) => {
+    doneTotal += end - pieces[piece]!.from - done[piece]!;
+    done[piece] = end - pieces[piece]!.from;
+    options.onProgress?.(doneTotal, expectedSize);
   };
-  const tasks: RangeTask[] = parallel
-    ? [
-        {
-          from: 0,
-          to: split,
-          journal: journal.filter((r) => r.firstIndex < split),
-          sizes: sizes.filter((x) => x <= split),
-        },
-        { from: split, to: null, journal, sizes: sizes.filter((x) => x > split) },
-      ]
-    : [{ from: 0, to: null, journal, sizes }];
+  const verifyHere = async (piece: number) => {
+    results[piece] = await verifyRange(here, { ...pieces[piece]!, journal }, (end) => report(piece, end));
+  };
   let inWorkers = 0;
-  const results = await Promise.all(
-    tasks.map((task, part) =>
-      parallel && part === 0
-        ? verifyRangeInWorker(store.file!, task, (end) => report(part, end)).then(
-            (r) => {
-              inWorkers++;
-              return r;
-            },
-            // A worker that cannot start (an unusual runtime): the range is verified here instead.
-            () => verifyRange(here, task, (end) => report(part, end)),
-          )
-        : verifyRange(here, task, (end) => report(part, end)),
-    ),
-  ).finally(() => here.close());
-
-  // The first leaf problem; a range that stopped short of its end without one is missing its next index.
-  const left = results[0]!;
-  const leafProblem =
-    [
-      left.problem ??
-        (parallel && left.end < split
-          ? { kind: "missing" as const, index: left.end, message: `no event holds leaf index ${left.end}: deleted` }
-          : null),
-      results[1]?.problem ?? null,
-    ].find((p) => p !== null) ?? null;
+  try {
+    if (!parallel) await verifyHere(0);
+    else {
+      const queue = PieceQueue.create(pieces.length, true);
+      const worker = verifyPiecesInWorker(store.file!, shareLeafHashes(journal), pieces, queue, (piece, m) => {
+        if (m.result) {
+          results[piece] = m.result;
+          inWorkers++;
+        } else if (m.progress !== undefined) report(piece, m.progress);
+      });
+      const claims = new PieceQueue(queue);
+      for (let piece = claims.takeBack(); piece >= 0; piece = claims.takeBack()) await verifyHere(piece);
+      // All taken. A worker thread that has not started yet (a busy machine) will find nothing: its held-back piece
+      // is verified here and the thread stopped, rather than waited for.
+      if (!options.waitForWorker && claims.stealHeldBack()) {
+        void worker.stop();
+        await verifyHere(0);
+      }
+      // A worker that could not start or stopped (an unusual runtime): what it did not finish is verified here.
+      await worker.done.catch(() => {});
+      for (const [piece, result] of results.entries()) if (!result) await verifyHere(piece);
+    }
+  } finally {
+    here.close();
+  }
+  const combined = combinePieces(pieces, results as RangeResult[]);
+  const leafProblem = combined.problem;
   if (leafProblem) problem(leafProblem.kind, leafProblem.index, leafProblem.message);
-  const leaves = parallel && left.end === split ? results[1]!.end : left.end;
+  const leaves = combined.leaves;
 
   // Each signed head against the tree of that many leaves, up to the first leaf problem.
-  const stateAt = (size: number): FrontierState | null => {
-    if (!parallel || size <= split) return left.states.find((x) => x.size === size)?.state ?? null;
-    const right = results[1]!.states.find((x) => x.size === size)?.state;
-    if (!right || left.final.size !== split) return null;
-    return { size, peaks: [...left.final.peaks, ...right.peaks] };
-  };
+  const stateAt = (size: number) => combined.stateAt(size);
   for (const [i, cp] of signed.entries()) {
     if (leafProblem && cp.size > leafProblem.index) break;
     const state = stateAt(cp.size);
@@ -250,18 +247,44 @@ export async function verifyAuditLog(
   };
 }
 
-/** Runs one range in a worker thread over its own read-only connection to `file`. */
-function verifyRangeInWorker(file: string, task: RangeTask, onProgress: (end: number) => void): Promise<RangeResult> {
-  const worker = startAuditWorker("verify-worker", { file, task });
-  return new Promise((resolve, reject) => {
-    let result: RangeResult | null = null;
-    worker.on("message", (m: { progress?: number; result?: RangeResult }) => {
-      if (m.result) result = m.result;
-      else if (m.progress !== undefined) onProgress(m.progress);
-    });
+/**
+ * The journal with its runs' leaf hashes moved into one SharedArrayBuffer, so that a worker thread reads them where
+ * they are instead of receiving a copy (32 bytes a leaf: 32 MB for a million).
+ */
+function shareLeafHashes(journal: readonly JournalRun[]): JournalRun[] {
+  const shared = new Uint8Array(new SharedArrayBuffer(journal.reduce((n, r) => n + (r.leafHashes?.length ?? 0), 0)));
+  let at = 0;
+  return journal.map((run) => {
+    if (!run.leafHashes) return run;
+    shared.set(run.leafHashes, at);
+    const leafHashes = shared.subarray(at, at + run.leafHashes.length);
+    at += run.leafHashes.length;
+    return { ...run, leafHashes };
+  });
+}
+
+/** Runs a worker thread over its own read-only connection to `file`, taking pieces from the queue's front. */
+function verifyPiecesInWorker(
+  file: string,
+  journal: readonly JournalRun[],
+  pieces: readonly Piece[],
+  queue: SharedArrayBuffer,
+  onMessage: (piece: number, m: { progress?: number; result?: RangeResult }) => void,
+): { done: Promise<void>; stop(): Promise<number> } {
+  const worker = startWorkerThread(new URL("./verify-worker", import.meta.url), { file, journal, pieces, queue });
+  let stopped = false;
+  const done = new Promise<void>((resolve, reject) => {
+    worker.on("message", (m: { piece: number; progress?: number; result?: RangeResult }) => onMessage(m.piece, m));
     worker.on("error", reject);
     worker.on("exit", (code) =>
-      result ? resolve(result) : reject(new Error(`the verifier's worker thread exited (${code}) without a result`)),
+      code === 0 || stopped ? resolve() : reject(new Error(`the verifier's worker thread exited with code ${code}`)),
     );
   });
+  return {
+    done,
+    stop() {
+      stopped = true;
+      return worker.terminate();
+    },
+  };
 }

@@ -1,7 +1,6 @@
-import { hash } from "node:crypto";
-import { type FrontierState, HASH_BYTES, MerkleFrontier } from "@hcs/protocol";
-import type { LogReader } from "./log-pages.js";
-import { NATIVE_RFC9162 } from "./native-hasher.js";
+import type { FrontierState } from "@hcs/protocol";
+import type { LogPage, LogReader } from "./log-page.js";
+import { HASH_BYTES, VerifierFrontier } from "./verify-tree.js";
 
 /**
  * A run of consecutive event ids the sequencer gave consecutive leaf indexes (its journal, audit_sequence_runs), with
@@ -44,100 +43,139 @@ export interface RangeResult {
 
 const PAGE = 5000;
 
+/** One page to read: `count` events from `fromId`, at leaf `index`, of a run whose leaves are `leaves` (latin1). */
+interface PageRead {
+  readonly run: JournalRun;
+  readonly leaves: string;
+  readonly index: number;
+  readonly fromId: number;
+  readonly count: number;
+}
+
+/**
+ * The pages a range reads, in index order, run by run of the sequencer's journal, up to the first problem the journal
+ * itself shows: the runs must tile the indexes without gap or overlap, and each must hold 32 bytes a leaf. (A problem
+ * the events show — one gone, altered or mis-marked — comes before it when at a lower index; see verifyRange.)
+ */
+function planPages(task: RangeTask): { pages: PageRead[]; problem: LeafProblem | null } {
+  const pages: PageRead[] = [];
+  let next = task.from;
+  for (const run of task.journal) {
+    const count = run.lastId - run.firstId + 1;
+    const runEnd = run.firstIndex + count;
+    if (runEnd <= task.from) continue;
+    if (task.to !== null && run.firstIndex >= task.to) break;
+    if (run.firstIndex > next)
+      return {
+        pages,
+        problem: { kind: "missing", index: next, message: `no run of the journal holds leaf index ${next}: deleted` },
+      };
+    if (run.firstIndex < next && run.firstIndex >= task.from)
+      return {
+        pages,
+        problem: {
+          kind: "moved",
+          index: run.firstIndex,
+          message: `the run of events ${run.firstId}–${run.lastId} claims leaf ${run.firstIndex}, already held`,
+        },
+      };
+    const hashes = run.leafHashes;
+    if (!hashes || hashes.length !== count * HASH_BYTES)
+      return {
+        pages,
+        problem: {
+          kind: "altered",
+          index: next,
+          message: `the leaves of the run from leaf ${run.firstIndex} were altered (${hashes?.length ?? 0} bytes for ${count} leaves)`,
+        },
+      };
+    // The run's leaves as one latin1 string: each recomputed leaf is compared in place, without a copy.
+    const leaves = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("latin1");
+    const stop = task.to === null ? runEnd : Math.min(runEnd, task.to);
+    for (; next < stop; next += Math.min(PAGE, stop - next))
+      pages.push({
+        run,
+        leaves,
+        index: next,
+        fromId: run.firstId + (next - run.firstIndex),
+        count: Math.min(PAGE, stop - next),
+      });
+  }
+  return { pages, problem: null };
+}
+
 /**
  * Checks the leaves of one range of the log, in index order, run by run of the sequencer's journal: the runs tile the
  * indexes without gap or overlap; each index holds the event the run says (its first id plus the offset) and that
- * event is there; each record hashes to the leaf the run appended to the tree; and builds the range's tree. Runs in
- * the verifying process or in a worker thread (verify-worker.ts) with its own connection to the store.
+ * event is there (and, where the store keeps marks, is marked with that index); each record hashes to the leaf the
+ * run appended to the tree; and builds the range's tree. Runs in the verifying process or in a worker thread
+ * (verify-worker.ts) with its own connection to the store. Up to `reader.inFlight` pages are asked for at once.
  */
 export async function verifyRange(
   reader: LogReader,
   task: RangeTask,
   onPage?: (end: number) => void,
 ): Promise<RangeResult> {
-  const frontier = new MerkleFrontier(NATIVE_RFC9162);
+  const frontier = new VerifierFrontier();
   const states: { size: number; state: FrontierState }[] = [];
+  const plan = planPages(task);
   let problem: LeafProblem | null = null;
   let next = task.from;
   let wanted = 0;
-  const leafAdded = (leaf: Uint8Array) => {
-    frontier.append(leaf);
-    next++;
-    while (wanted < task.sizes.length && task.sizes[wanted]! <= next) {
-      if (task.sizes[wanted] === next) states.push({ size: next, state: frontier.toJSON() });
-      wanted++;
-    }
+  const asked: (Promise<LogPage> | LogPage)[] = [];
+  const ask = (p: number) => {
+    const page = plan.pages[p];
+    if (!page) return;
+    const read = reader.read(page.fromId, page.count, page.index);
+    // A page asked for ahead and never awaited (a problem came first) must not fail unhandled.
+    if (read instanceof Promise) read.catch(() => {});
+    asked[p] = read;
   };
-  for (const run of task.journal) {
-    const count = run.lastId - run.firstId + 1;
-    const runEnd = run.firstIndex + count;
-    if (runEnd <= task.from) continue;
-    if (task.to !== null && run.firstIndex >= task.to) break;
-    if (run.firstIndex > next) {
-      problem = { kind: "missing", index: next, message: `no run of the journal holds leaf index ${next}: deleted` };
-      break;
-    }
-    if (run.firstIndex < next && run.firstIndex >= task.from) {
-      problem = {
-        kind: "moved",
-        index: run.firstIndex,
-        message: `the run of events ${run.firstId}–${run.lastId} claims leaf ${run.firstIndex}, already held`,
-      };
-      break;
-    }
-    const hashes = run.leafHashes;
-    if (!hashes || hashes.length !== count * HASH_BYTES) {
-      problem = {
-        kind: "altered",
-        index: next,
-        message: `the leaves of the run from leaf ${run.firstIndex} were altered (${hashes?.length ?? 0} bytes for ${count} leaves)`,
-      };
-      break;
-    }
-    const stop = task.to === null ? runEnd : Math.min(runEnd, task.to);
-    while (problem === null && next < stop) {
-      const fromId = run.firstId + (next - run.firstIndex);
-      const lastId = run.firstId + (stop - 1 - run.firstIndex);
-      const page = await reader.read(fromId, lastId, Math.min(PAGE, stop - next));
-      for (const event of page) {
-        const expectedId = run.firstId + (next - run.firstIndex);
-        if (event.id !== expectedId) {
-          problem = {
-            kind: "missing",
-            index: next,
-            message: `event ${expectedId} at leaf ${next} is gone (the next one read is ${event.id}): deleted`,
-          };
-          break;
-        }
-        if (event.mark !== undefined && event.mark !== next) {
-          problem = {
-            kind: "moved",
-            index: next,
-            message: `leaf ${next} holds event ${event.id}, which the sequencer marked with index ${event.mark}`,
-          };
-          break;
-        }
-        const leaf = hash("sha256", event.leafInput, "buffer");
-        const at = (next - run.firstIndex) * HASH_BYTES;
-        if (!leaf.equals(hashes.subarray(at, at + HASH_BYTES))) {
-          problem = {
-            kind: "altered",
-            index: next,
-            message: `event ${event.id} at leaf ${next} was altered: its record no longer hashes to its leaf`,
-          };
-          break;
-        }
-        leafAdded(leaf);
-      }
-      if (problem === null && page.length === 0)
+  for (let p = 0; p < Math.min(reader.inFlight, plan.pages.length); p++) ask(p);
+  for (let p = 0; p < plan.pages.length && problem === null; p++) {
+    const { run, leaves, fromId, count } = plan.pages[p]!;
+    const page = await asked[p]!;
+    asked[p] = undefined as never;
+    ask(p + reader.inFlight);
+    const bad = page.badMark ? page.badMark.at : -1;
+    // The next size at which the range's frontier is wanted (a checkpoint's), or never on this page.
+    let stateAt = wanted < task.sizes.length ? task.sizes[wanted]! : -1;
+    for (let i = 0; i < page.held; i++) {
+      if (i === bad) {
         problem = {
-          kind: "missing",
+          kind: "moved",
           index: next,
-          message: `event ${fromId} at leaf ${next} is gone: deleted`,
+          message: `leaf ${next} holds event ${fromId + i}, which the sequencer marked with index ${page.badMark!.mark}`,
         };
-      onPage?.(next);
+        break;
+      }
+      const leaf = page.leafHash(i);
+      if (!leaves.startsWith(leaf, (next - run.firstIndex) * HASH_BYTES)) {
+        problem = {
+          kind: "altered",
+          index: next,
+          message: `event ${fromId + i} at leaf ${next} was altered: its record no longer hashes to its leaf`,
+        };
+        break;
+      }
+      frontier.append(leaf);
+      next++;
+      while (stateAt !== -1 && stateAt <= next) {
+        if (stateAt === next) states.push({ size: next, state: frontier.toJSON() });
+        wanted++;
+        stateAt = wanted < task.sizes.length ? task.sizes[wanted]! : -1;
+      }
     }
-    if (problem) break;
+    if (problem === null && page.held < count) {
+      const gone = fromId + page.held;
+      problem = {
+        kind: "missing",
+        index: next,
+        message: `event ${gone} at leaf ${next} is gone${page.nextId ? ` (the next one read is ${page.nextId})` : ""}: deleted`,
+      };
+    }
+    onPage?.(next);
   }
+  problem ??= plan.problem;
   return { end: next, problem, states, final: frontier.toJSON() };
 }

@@ -1,0 +1,42 @@
+// The verifier's reader on the embedded store. Imports nothing heavy (no query builder, no schemas): the verifier's
+// worker thread, and the sequencer's planner thread, start with it.
+import SQLite from "better-sqlite3";
+import { gapOf, hashedHere, type LogReader } from "./log-page.js";
+
+/**
+ * SQLite builds a record's leaf input itself — 0x00 and the canonical JSON (json_object, keys given in sorted order;
+ * its string escaping is ECMAScript's JSON.stringify's, which is RFC 8785's: a property test holds the two equal on
+ * arbitrary strings). `actor.operator` is there only when set, as auditRecordOf does. Over audit_events as `e`.
+ */
+export const SQLITE_LEAF_INPUT = `char(0) || json_object(
+    'actor', case when e.actor_operator is null
+      then json_object('account_id', e.actor_account_id, 'key_id', e.actor_key_id)
+      else json_object('account_id', e.actor_account_id, 'key_id', e.actor_key_id, 'operator', e.actor_operator) end,
+    'code', e.code, 'operation', e.action, 'outcome', e.outcome, 'request_id', e.request_id, 'resource', e.resource,
+    'salt', e.salt, 'status', e.status, 'time', e.at, 'transport', e.transport, 'v', 1)`;
+
+/**
+ * The verifier's page on SQLite: the leaf input built by SQLite, one string per row and nothing else (`pluck`): ids
+ * are unique integers, so a range of n ids that answers n rows holds every one of them, and only a page that comes
+ * back short (an event deleted) is read again for its ids.
+ */
+const SQLITE_PAGE_SQL = `select ${SQLITE_LEAF_INPUT} from audit_events e where e.id >= ? and e.id <= ? order by e.id`;
+const SQLITE_IDS_SQL = "select id from audit_events where id >= ? and id <= ? order by id";
+
+/** A reader over its own read-only connection to the embedded store's file (the verifier's threads each open one). */
+export function openSqliteLogReader(file: string): LogReader {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  const page = db.prepare(SQLITE_PAGE_SQL).pluck(true);
+  const ids = db.prepare(SQLITE_IDS_SQL).pluck(true);
+  return {
+    inFlight: 1,
+    read(fromId, count) {
+      const lastId = fromId + count - 1;
+      const leafInputs = page.all(fromId, lastId) as string[];
+      if (leafInputs.length === count) return hashedHere(leafInputs);
+      const { held, nextId } = gapOf(ids.all(fromId, lastId) as number[], fromId);
+      return hashedHere(leafInputs.slice(0, held), nextId);
+    },
+    close: () => db.close(),
+  };
+}
