@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Job, JobSchema } from "@hcs/protocol";
+import { invitationLink } from "../apps/server/src/cli/user-commands.js";
 import { startLab } from "../apps/server/src/lab/lab.js";
+import { inviteUser } from "../apps/server/src/portal/users.js";
 import { runIntelDemo } from "./demo-intel.js";
 import { practiceManagerPass } from "./demo-practice-manager.js";
 
@@ -138,6 +140,22 @@ try {
     `webhooks: ${receiver.received.length} deliveries landed at ${receiver.url}, ${verified} with a valid X-HCS-Signature`,
   );
   if (verified !== jobs.size) exitCode = 1;
+
+  // 4. The customer portal on the same listener: a one-time invitation for the demo account's owner.
+  const invitation = await inviteUser(lab.server.deps, {
+    accountId: lab.accountId,
+    email: "owner@demo-health.example",
+    role: "owner",
+    invitedBy: null,
+  });
+  say(`customer portal: ${lab.server.url}/portal (the practice of step 2 is ${clinic.name})`);
+  say(`  sign in as owner@demo-health.example: open ${invitationLink(lab.server.url, invitation.token)}`);
+  say("  set a password, then scan the QR code with an authenticator app (TOTP is required for owners)");
+  say(`  the browser must trust ${join(lab.dataDir, "tls", "ca.crt")} (or accept the warning: a loopback demo)`);
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    say("the server stays up for the portal: press Enter to stop the demo");
+    await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
+  }
 } catch (err) {
   console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
   exitCode = 1;

@@ -1,4 +1,10 @@
 import type { Generated } from "kysely";
+import type {
+  PortalInvitesTable,
+  PortalRecoveryCodesTable,
+  PortalSessionsTable,
+  PortalUsersTable,
+} from "./portal-schema.js";
 
 // Times are ISO-8601 UTC strings with milliseconds in both engines: they sort correctly as text and read the
 // same from SQLite and PostgreSQL. JSON columns are text holding JSON. Booleans are 0/1 integers.
@@ -463,6 +469,10 @@ export interface Database {
   training_completions: TrainingCompletionsTable;
   business_associates: BusinessAssociatesTable;
   vendor_domain_grades: VendorDomainGradesTable;
+  portal_users: PortalUsersTable;
+  portal_invites: PortalInvitesTable;
+  portal_recovery_codes: PortalRecoveryCodesTable;
+  portal_sessions: PortalSessionsTable;
 }
 
 /** The external grade of a vendor's domain (null grade: the scan could not assess it). */

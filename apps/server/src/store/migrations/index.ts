@@ -18,6 +18,7 @@ import { administrativeMigration } from "./016-administrative.js";
 import { internalResultsMigration } from "./017-internal-results.js";
 import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
 import { authChangesMigration } from "./021-auth-changes.js";
+import { portalUsersMigration } from "./022-portal-users.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -42,5 +43,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "017-internal-results": internalResultsMigration(engine),
     "018-audit-leaf-tiles": auditLeafTilesMigration(engine),
     "021-auth-changes": authChangesMigration(engine),
+    "022-portal-users": portalUsersMigration(engine),
   };
 }

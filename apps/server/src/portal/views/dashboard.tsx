@@ -1,0 +1,103 @@
+import type { GradeRecord } from "@hcs/protocol";
+import type { GradePoint } from "../../services/grade-history.js";
+import { CategoryBars, ScoreTrendChart } from "./charts.js";
+import { FindingCard, type StoredFinding } from "./finding-card.js";
+import { PortalPage, type Viewer } from "./layout.js";
+
+const SOURCE_LABEL = { external: "External scan", internal: "Internal scanner", administrative: "Records" } as const;
+
+/** The practice's dashboard: grade and score, categories, trend, coverage and caps, the most severe open findings. */
+export function DashboardPage({
+  viewer,
+  practiceName,
+  grade,
+  history,
+  topFindings,
+}: {
+  viewer: Viewer;
+  practiceName: string;
+  grade: GradeRecord | null;
+  history: readonly GradePoint[];
+  topFindings: readonly StoredFinding[];
+}) {
+  if (!grade)
+    return (
+      <PortalPage title={practiceName} viewer={viewer} active="dashboard">
+        <p>
+          No grade yet: run a scan. Install the scanner from the{" "}
+          <a href={`/portal/practices/${viewer.npi}/scanner`}>Scanner</a> page.
+        </p>
+      </PortalPage>
+    );
+  return (
+    <PortalPage title={practiceName} viewer={viewer} active="dashboard">
+      <p class="muted">
+        NPI {grade.npi} · assessed {grade.scan_date.slice(0, 16).replace("T", " ")} UTC · scoring{" "}
+        {grade.scoring_version}
+      </p>
+      <section class="cards">
+        <div class="card grade-card">
+          <h2>Grade</h2>
+          <p class={`grade grade-${grade.grade}`}>
+            <span class="visually-hidden">Grade </span>
+            {grade.grade}
+          </p>
+          <p class="score">
+            <strong>{grade.compliance_score}</strong> / 100
+          </p>
+        </div>
+        <div class="card wide">
+          <h2>Score trend</h2>
+          <ScoreTrendChart points={history} />
+        </div>
+      </section>
+      <section class="card">
+        <h2>Categories</h2>
+        <CategoryBars categories={grade.categories} />
+      </section>
+      <section class="cards">
+        <div class="card">
+          <h2>Coverage</h2>
+          <ul class="coverage">
+            {(Object.keys(SOURCE_LABEL) as (keyof typeof SOURCE_LABEL)[]).map((s) => {
+              const c = grade.coverage[s];
+              return (
+                <li>
+                  <span class={`pill pill-${c.status}`}>{c.status}</span> {SOURCE_LABEL[s]}
+                  {c.categories_without_data.length > 0 && (
+                    <span class="muted small"> — no data: {c.categories_without_data.join(", ")}</span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+        <div class="card">
+          <h2>Grade caps</h2>
+          {grade.caps_applied.length === 0 ? (
+            <p class="muted">No cap applies: the grade follows the score.</p>
+          ) : (
+            <ul>
+              {grade.caps_applied.map((c) => (
+                <li>
+                  At most <strong>{c.max_grade}</strong>: {c.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+      <section class="card">
+        <h2>Top findings</h2>
+        {topFindings.length === 0 ? (
+          <p class="muted">No open findings.</p>
+        ) : (
+          topFindings.map((f) => <FindingCard finding={f} />)
+        )}
+        <p>
+          <a href={`/portal/practices/${grade.npi}/findings`}>All findings →</a>
+        </p>
+      </section>
+    </PortalPage>
+  );
+}

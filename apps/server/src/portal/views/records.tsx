@@ -1,0 +1,229 @@
+import type { BusinessAssociates } from "../../administrative/business-associates.js";
+import type { IncidentView } from "../../administrative/incident-schema.js";
+import type { PolicyList } from "../../administrative/policies/policy-documents.js";
+import type { TrainingStatus } from "../../administrative/training.js";
+import { PortalPage, type Viewer } from "./layout.js";
+
+const STATE_PILL: Record<string, string> = {
+  current: "pill-full",
+  expiring: "pill-partial",
+  due: "pill-partial",
+  out_of_date: "pill-partial",
+  pending: "pill-partial",
+  overdue: "pill-none",
+  expired: "pill-none",
+  missing: "pill-none",
+  not_generated: "pill-none",
+  sent: "pill-full",
+  sent_late: "pill-partial",
+  not_required: "pill-full",
+};
+
+const Pill = ({ state }: { state: string }) => (
+  <span class={`pill ${STATE_PILL[state] ?? "pill-none"}`}>{state.replace(/_/g, " ")}</span>
+);
+
+/** The practice's administrative records at a glance: incidents and their clocks, training, BAAs, policies. */
+export function RecordsPage({
+  viewer,
+  practiceName,
+  incidents,
+  training,
+  associates,
+  policies,
+}: {
+  viewer: Viewer;
+  practiceName: string;
+  incidents: readonly IncidentView[];
+  training: TrainingStatus;
+  associates: BusinessAssociates;
+  policies: PolicyList;
+}) {
+  const npi = viewer.npi!;
+  return (
+    <PortalPage title={`Records · ${practiceName}`} viewer={viewer} active="records">
+      <section class="card">
+        <h2>Incidents and the notification clock</h2>
+        {incidents.length === 0 ? (
+          <p class="muted">No incidents recorded.</p>
+        ) : (
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Incident</th>
+                <th scope="col">Discovered</th>
+                <th scope="col">Assessment</th>
+                <th scope="col">Notifications</th>
+              </tr>
+            </thead>
+            <tbody>
+              {incidents.map((i) => (
+                <tr>
+                  <td>
+                    {i.title}
+                    <span class="muted small"> · {i.status}</span>
+                  </td>
+                  <td>{i.discovered_on}</td>
+                  <td>{i.determination.determination}</td>
+                  <td>
+                    {i.notifications.length === 0
+                      ? "—"
+                      : i.notifications.map((n) => (
+                          <div>
+                            {n.recipient}: <Pill state={n.status} />
+                            {n.due_on && <span class="muted small"> due {n.due_on}</span>}
+                            {n.days_remaining !== null && n.status === "pending" && (
+                              <span class="muted small"> ({n.days_remaining} days left)</span>
+                            )}
+                          </div>
+                        ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section class="cards">
+        <div class="card">
+          <h2>Training</h2>
+          {training.active_members === 0 ? (
+            <p class="muted">No workforce roster uploaded yet.</p>
+          ) : (
+            <>
+              <p class="big">{Math.round(training.completion_rate * 100)}%</p>
+              <p class="muted small">
+                {training.current} current, {training.due} due, {training.overdue} overdue of {training.active_members}{" "}
+                people (as of {training.as_of})
+              </p>
+            </>
+          )}
+        </div>
+        <div class="card">
+          <h2>Business associates</h2>
+          {associates.business_associates.length === 0 ? (
+            <p class="muted">No business associates recorded yet.</p>
+          ) : (
+            <>
+              <p class="big">
+                {associates.summary.covered} / {associates.summary.with_phi_access}
+              </p>
+              <p class="muted small">
+                with PHI access have a current BAA; {associates.summary.missing} missing, {associates.summary.expired}{" "}
+                expired, {associates.summary.expiring} expiring
+              </p>
+            </>
+          )}
+        </div>
+      </section>
+      {training.members.length > 0 && (
+        <section class="card">
+          <h2>Training roster</h2>
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Last completed</th>
+                <th scope="col">Due</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {training.members.map((m) => (
+                <tr>
+                  <td>{m.name}</td>
+                  <td>{m.role}</td>
+                  <td>{m.last_completed_on ?? "never"}</td>
+                  <td>{m.due_on}</td>
+                  <td>
+                    <Pill state={m.state} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {associates.business_associates.length > 0 && (
+        <section class="card">
+          <h2>Business associate agreements</h2>
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Vendor</th>
+                <th scope="col">Services</th>
+                <th scope="col">PHI</th>
+                <th scope="col">BAA</th>
+              </tr>
+            </thead>
+            <tbody>
+              {associates.business_associates.map((b) => (
+                <tr>
+                  <td>{b.name}</td>
+                  <td>{b.services.join(", ")}</td>
+                  <td>{b.phi_access ? "yes" : "no"}</td>
+                  <td>
+                    <Pill state={b.coverage} />
+                    {b.expires_on && <span class="muted small"> until {b.expires_on}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <section class="card">
+        <h2>
+          Policies ({policies.current} of {policies.total} current)
+        </h2>
+        <table class="list">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Policy</th>
+              <th scope="col">State</th>
+              <th scope="col">Review due</th>
+              <th scope="col">Download</th>
+            </tr>
+          </thead>
+          <tbody>
+            {policies.policies.map((p) => (
+              <tr>
+                <td class="num">{p.number}</td>
+                <td>
+                  {p.title}
+                  <span class="muted small"> · {p.citations.slice(0, 2).join(", ")}</span>
+                </td>
+                <td>
+                  <Pill state={p.status} />
+                  {p.version !== null && <span class="muted small"> v{p.version}</span>}
+                </td>
+                <td>{p.review_due_on ?? "—"}</td>
+                <td>
+                  {p.version !== null ? (
+                    <>
+                      <a href={`/portal/practices/${npi}/policies/${p.number}?format=html`}>
+                        HTML<span class="visually-hidden"> of policy {p.number}</span>
+                      </a>{" "}
+                      ·{" "}
+                      <a href={`/portal/practices/${npi}/policies/${p.number}?format=markdown`}>
+                        Markdown<span class="visually-hidden"> of policy {p.number}</span>
+                      </a>
+                    </>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p class="muted small">
+          Generate or regenerate policies through the API (<code>GET /v1/a2a/policies/{npi}?generate=…</code>, 25
+          credits each).
+        </p>
+      </section>
+    </PortalPage>
+  );
+}

@@ -1,0 +1,121 @@
+import type { AgentView, DeployTokenResponse } from "@hcs/protocol";
+import { CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
+
+/** A command with a copy button (the button only appears with script; the text can always be selected). */
+function Command({ id, text }: { id: string; text: string }) {
+  return (
+    <div class="command">
+      <pre id={id}>
+        <code>{text}</code>
+      </pre>
+      <button type="button" class="copy" data-copy={id} hidden>
+        Copy
+      </button>
+    </div>
+  );
+}
+
+/** Installing the internal scanner: a deploy token (shown once), the commands, and the registered agents. */
+export function ScannerPage({
+  viewer,
+  practiceName,
+  canManage,
+  issued,
+  agents,
+  notice,
+}: {
+  viewer: Viewer;
+  practiceName: string;
+  canManage: boolean;
+  issued: DeployTokenResponse | null;
+  agents: readonly AgentView[];
+  notice?: string;
+}) {
+  const npi = viewer.npi!;
+  return (
+    <PortalPage title={`Scanner · ${practiceName}`} viewer={viewer} active="scanner">
+      {notice && <Notice kind="ok">{notice}</Notice>}
+      <section class="card">
+        <h2>Install the scanner on a clinic computer</h2>
+        <p>
+          The scanner runs inside the clinic network and reports findings (counts and locations, never patient data). A
+          deploy token lets one computer register; it expires after 24 hours.
+        </p>
+        {issued ? (
+          <>
+            <Notice kind="info">Copy the token now: it is shown only once.</Notice>
+            <h3>Deploy token</h3>
+            <Command id="deploy-token" text={issued.deploy_token} />
+            <p class="muted small">
+              Valid until {issued.expires_at.slice(0, 16).replace("T", " ")} UTC for {issued.max_uses} registration
+              {issued.max_uses === 1 ? "" : "s"}. Save it as <code>hcs-deploy-token.txt</code> on the clinic computer.
+            </p>
+            <h3>1. Install</h3>
+            <Command id="cmd-install" text={issued.install.npm} />
+            <h3>2. Register</h3>
+            <Command id="cmd-register" text={issued.install.register} />
+            <h3>3. Scan</h3>
+            <Command id="cmd-scan" text={issued.install.scan} />
+          </>
+        ) : canManage ? (
+          <form method="post" action={`/portal/practices/${npi}/scanner/deploy-token`} class="inline-form">
+            <CsrfField token={viewer.csrf} />
+            <label>
+              Registrations
+              <input name="max_uses" type="number" min={1} max={50} value="1" />
+            </label>
+            <button type="submit">Create deploy token</button>
+          </form>
+        ) : (
+          <p class="muted">Ask an owner or manager to create a deploy token.</p>
+        )}
+      </section>
+      <section class="card">
+        <h2>Registered scanners</h2>
+        {agents.length === 0 ? (
+          <p class="muted">No scanner has registered yet.</p>
+        ) : (
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Computer</th>
+                <th scope="col">Platform</th>
+                <th scope="col">Registered</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span class="visually-hidden">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {agents.map((a) => (
+                <tr>
+                  <td>{a.hostname}</td>
+                  <td>{a.platform}</td>
+                  <td>{a.registered_at.slice(0, 10)}</td>
+                  <td>{a.last_seen_at ? a.last_seen_at.slice(0, 16).replace("T", " ") : "never"}</td>
+                  <td>
+                    {a.revoked_at ? (
+                      <span class="pill pill-none">revoked</span>
+                    ) : (
+                      <span class="pill pill-full">active</span>
+                    )}
+                  </td>
+                  <td>
+                    {canManage && !a.revoked_at && (
+                      <RevokeForm
+                        action={`/portal/practices/${npi}/scanner/agents/${a.agent_id}/revoke`}
+                        csrf={viewer.csrf}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </PortalPage>
+  );
+}

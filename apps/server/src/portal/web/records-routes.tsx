@@ -1,0 +1,57 @@
+import type Router from "@koa/router";
+import { z } from "zod";
+import { listBusinessAssociates } from "../../administrative/business-associates.js";
+import { listIncidents } from "../../administrative/incidents.js";
+import { groupBDownload, listPolicies, policyDownload } from "../../administrative/policies/policy-documents.js";
+import { trainingStatus } from "../../administrative/training.js";
+import type { AppDeps } from "../../app-deps.js";
+import type { HcsState } from "../../http/state.js";
+import { PortalError } from "../portal-errors.js";
+import { RecordsPage } from "../views/records.js";
+import { ownedPractice } from "./owned-practice.js";
+import { requireSignedIn, viewerOf } from "./portal-request.js";
+import { sendPage } from "./responses.js";
+
+const PolicyQuerySchema = z.object({ format: z.enum(["html", "markdown"]).default("html") });
+
+/** The practice's administrative records (read) and policy downloads, over the administrative services. */
+export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): void {
+  router.get("/portal/practices/:npi/records", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
+    const [incidents, training, associates, policies, viewer] = await Promise.all([
+      listIncidents(deps, practice.npi),
+      trainingStatus(deps, practice.npi),
+      listBusinessAssociates(deps, practice.npi),
+      listPolicies(deps, practice.npi, groupBDownload),
+      viewerOf(deps, signedIn, practice.npi),
+    ]);
+    sendPage(
+      ctx,
+      <RecordsPage
+        viewer={viewer}
+        practiceName={practice.name}
+        incidents={incidents}
+        training={training}
+        associates={associates}
+        policies={policies}
+      />,
+    );
+  });
+
+  router.get("/portal/practices/:npi/policies/:number", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
+    const n = Number(ctx.params.number);
+    if (!Number.isInteger(n) || n < 1 || n > 24) throw new PortalError("not_found", "There is no such policy.");
+    const query = PolicyQuerySchema.safeParse(ctx.query);
+    if (!query.success) throw new PortalError("invalid_input", "format: html or markdown");
+    const doc = await policyDownload(deps, practice.npi, n, query.data.format);
+    ctx.set("Content-Type", doc.contentType);
+    ctx.set("Content-Disposition", `attachment; filename="${doc.filename}"`);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = doc.body;
+  });
+}

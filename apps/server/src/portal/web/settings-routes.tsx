@@ -1,0 +1,147 @@
+import type Router from "@koa/router";
+import { z } from "zod";
+import type { AppDeps } from "../../app-deps.js";
+import { invitationLink } from "../../cli/user-commands.js";
+import type { HcsState } from "../../http/state.js";
+import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
+import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../../services/api-keys.js";
+import { creditLedger } from "../../services/credit-ledger.js";
+import { PortalError } from "../portal-errors.js";
+import { can, PortalRoleSchema, rolesInvitableBy } from "../roles.js";
+import { inviteUser, listUsers } from "../users.js";
+import { ApiAccessPage } from "../views/api-access.js";
+import { PeoplePage } from "../views/people.js";
+import { readForm } from "./forms.js";
+import { assertCan, auditOf, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
+import { seeOther, sendPage } from "./responses.js";
+
+/** Settings: API access (keys, plan, credits and ledger) and People (invitations with a role). */
+export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): void {
+  const apiPage = async (
+    signedIn: SignedIn,
+    newKey: { id: string; apiKey: string } | null,
+    notice?: string,
+    newWebhookSecret: string | null = null,
+  ) => {
+    const accountId = signedIn.session.user.accountId;
+    const [account, keys, ledger, viewer, webhookSecretSet] = await Promise.all([
+      getAccount(deps, accountId),
+      listApiKeys(deps, accountId),
+      creditLedger(deps, accountId),
+      viewerOf(deps, signedIn),
+      webhookSecretIsSet(deps, accountId),
+    ]);
+    return (
+      <ApiAccessPage
+        viewer={viewer}
+        account={account}
+        keys={keys}
+        ledger={ledger}
+        canManage={can(signedIn.session.user.role, "manage_api_keys")}
+        newKey={newKey}
+        webhook={{
+          set: webhookSecretSet,
+          canRotate: can(signedIn.session.user.role, "rotate_webhook_secret"),
+          newSecret: newWebhookSecret,
+        }}
+        {...(notice ? { notice } : {})}
+      />
+    );
+  };
+
+  router.get("/portal/settings/api", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    const notice = ctx.query.revoked === "1" ? "The key was revoked, with the deploy tokens it created." : undefined;
+    sendPage(ctx, await apiPage(signedIn, null, notice));
+  });
+
+  router.post("/portal/settings/api/keys", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    const form = await readForm(ctx, signedIn.cookie, z.object({ label: z.string().trim().max(100).default("") }));
+    assertCan(signedIn, "manage_api_keys");
+    const accountId = signedIn.session.user.accountId;
+    const key = await issueApiKey(
+      deps,
+      { accountId, label: form.label },
+      auditOf(ctx, deps, signedIn.actor, "portal.keys.create", (id: string) => `key:${id}`),
+    );
+    sendPage(ctx, await apiPage(signedIn, { id: key.keyId, apiKey: key.apiKey }), 201);
+  });
+
+  router.post("/portal/settings/api/keys/:key/revoke", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    await readForm(ctx, signedIn.cookie, z.object({}));
+    assertCan(signedIn, "manage_api_keys");
+    const keys = await listApiKeys(deps, signedIn.session.user.accountId);
+    const key = keys.find((k) => k.id === ctx.params.key);
+    if (!key) throw new PortalError("not_found", "There is no such key in your account.");
+    await revokeApiKey(
+      deps,
+      key.id,
+      auditOf(ctx, deps, signedIn.actor, "portal.keys.revoke", (r: KeyRevocation) => `key:${r.keyId}`),
+    );
+    seeOther(ctx, "/portal/settings/api?revoked=1");
+  });
+
+  router.post("/portal/settings/api/webhook-secret", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    await readForm(ctx, signedIn.cookie, z.object({}));
+    assertCan(signedIn, "rotate_webhook_secret");
+    const secret = await rotateWebhookSecret(
+      deps,
+      signedIn.session.user.accountId,
+      auditOf(ctx, deps, signedIn.actor, "portal.webhook-secret.rotate", (accountId: string) => `account:${accountId}`),
+    );
+    // Shown once, in this answer only: the page is no-store and the secret is never logged or audited.
+    sendPage(ctx, await apiPage(signedIn, null, undefined, secret), 201);
+  });
+
+  const peoplePage = async (signedIn: SignedIn, inviteLink: string | null, error?: string) => (
+    <PeoplePage
+      viewer={await viewerOf(deps, signedIn)}
+      users={await listUsers(deps, signedIn.session.user.accountId)}
+      invitableRoles={rolesInvitableBy(signedIn.session.user.role)}
+      inviteLink={inviteLink}
+      {...(error ? { error } : {})}
+    />
+  );
+
+  router.get("/portal/settings/people", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    sendPage(ctx, await peoplePage(signedIn, null));
+  });
+
+  router.post("/portal/settings/people", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    const form = await readForm(
+      ctx,
+      signedIn.cookie,
+      z.object({ email: z.string().trim().min(1, "Enter an email.").max(254), role: PortalRoleSchema }),
+    );
+    assertCan(signedIn, "invite_users");
+    if (!rolesInvitableBy(signedIn.session.user.role).includes(form.role))
+      throw new PortalError("forbidden", "You cannot give a role above your own.");
+    try {
+      const invitation = await inviteUser(
+        deps,
+        {
+          accountId: signedIn.session.user.accountId,
+          email: form.email,
+          role: form.role,
+          invitedBy: signedIn.session.user.id,
+        },
+        auditOf(ctx, deps, signedIn.actor, "portal.users.invite", (id: string) => `user:${id}`),
+      );
+      sendPage(ctx, await peoplePage(signedIn, invitationLink(deps.config.publicUrl, invitation.token)), 201);
+    } catch (err) {
+      if (!(err instanceof PortalError) || (err.code !== "invalid_input" && err.code !== "user_exists")) throw err;
+      sendPage(ctx, await peoplePage(signedIn, null, err.message), 400);
+    }
+  });
+}

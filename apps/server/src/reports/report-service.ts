@@ -1,0 +1,129 @@
+import { type Grade, JobResultSchema } from "@hcs/protocol";
+import type { AppDeps } from "../app-deps.js";
+import { loggingEvents } from "../audit/evidence.js";
+import { ServiceError } from "../errors.js";
+import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
+import type { ServiceDeps } from "../services/deps.js";
+import { jobView, pollUrlOf } from "../services/jobs.js";
+import { buildReportModel, type ReportSources, TREND_POINTS } from "./build-model.js";
+import type { ReportFormat } from "./formats.js";
+import type { ReportModel } from "./model.js";
+import { reportPdfThread } from "./pdf-thread.js";
+import { renderReportHtml } from "./render-html.js";
+
+/** What a report service needs: the store and clock, and the public URL the report's commands point at. */
+export type ReportDeps = ServiceDeps & { readonly config: Pick<AppDeps["config"], "publicUrl"> };
+
+export { REPORT_FORMATS, type ReportFormat } from "./formats.js";
+
+/**
+ * The report model of a completed job of the account (the REST operation and the portal call this). Another
+ * account's job is `job_not_found`, as an unknown one is: nobody learns that someone else's job exists. A job that
+ * has not completed — accepted, running, failed or cancelled — is `job_not_completed` with its status.
+ */
+export async function reportModelForJob(deps: ReportDeps, jobId: string, accountId: string): Promise<ReportModel> {
+  return buildReportModel(await reportSourcesForJob(deps, jobId, accountId));
+}
+
+/** Reads what the report of a completed job of the account is made of (errors as {@link reportModelForJob}). */
+export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accountId: string): Promise<ReportSources> {
+  const row = await deps.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+  if (!row || row.account_id !== accountId) throw new ServiceError("job_not_found", `no job ${jobId}`);
+  if (row.status !== "completed" || !row.result || !row.completed_at) {
+    const why =
+      row.error_code === "cancelled" && row.status === "failed"
+        ? "it was cancelled before it ran"
+        : row.status === "failed"
+          ? `it failed (${row.error_code ?? "internal"}); dispatch a new scan`
+          : `it is ${row.status}; poll it and read the report once it has completed`;
+    throw new ServiceError("job_not_completed", `job ${jobId} has no report: ${why}`, {
+      status: row.status,
+      poll_url: pollUrlOf(jobId),
+    });
+  }
+  const job = jobView(row);
+  const completedAt = row.completed_at;
+  const generatedAt = deps.now().toISOString();
+  const db = deps.store.db;
+  const [history, evidence, checkpoint] = await Promise.all([
+    db
+      .selectFrom("grades")
+      .select(["computed_at", "compliance_score", "grade"])
+      .where("npi", "=", row.npi)
+      .where("computed_at", "<=", completedAt)
+      .orderBy("id", "desc")
+      .limit(TREND_POINTS)
+      .execute(),
+    readPracticeEvidence(deps, row.npi),
+    db
+      .selectFrom("audit_checkpoints")
+      .select((eb) => eb.fn.max("size").as("size"))
+      .executeTakeFirst(),
+  ]);
+  const requirements = assessRequirements(row.npi, generatedAt, evidence);
+  const resources = [
+    `job:${jobId}`,
+    ...new Set(requirements.requirements.flatMap((r) => r.evidence.flatMap((e) => e.sources))),
+  ];
+  const events = await loggingEvents(deps, resources);
+  return {
+    job: { ...job, result: JobResultSchema.parse(job.result), completed_at: completedAt },
+    history: history.reverse().map((h) => ({ at: h.computed_at, score: h.compliance_score, grade: h.grade as Grade })),
+    requirements,
+    assessments: evidence.assessments.map((a) => ({
+      reference: a.reference,
+      source: a.source,
+      subject: a.subject,
+      assessed_at: a.assessed_at,
+    })),
+    auditEvents: [...events.values()].map((e) => ({
+      resource: e.resource!,
+      id: Number(e.id),
+      leaf_index: e.leaf_index === null ? null : Number(e.leaf_index),
+    })),
+    checkpointSize: checkpoint?.size == null ? null : Number(checkpoint.size),
+    generatedAt,
+    publicUrl: deps.config.publicUrl,
+  };
+}
+
+/** A rendered report: its bytes, media type and the headers it must be served with. */
+export interface RenderedReport {
+  readonly contentType: string;
+  readonly body: string | Uint8Array;
+  readonly filename: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The report file name: practice NPI and scan date, so downloads sort and never collide across practices. */
+const fileNameOf = (model: ReportModel, ext: string) =>
+  `hcs-report-${model.practice.npi}-${model.job.completed_at.slice(0, 10)}-${model.job.id.slice(0, 8)}.${ext}`;
+
+/** Renders a report model as HTML (self-contained, with its CSP) or PDF (on the PDF thread, off the event loop). */
+export async function renderReport(model: ReportModel, format: ReportFormat): Promise<RenderedReport> {
+  if (format === "pdf") {
+    return {
+      contentType: "application/pdf",
+      body: await reportPdfThread.render(model),
+      filename: fileNameOf(model, "pdf"),
+      headers: {},
+    };
+  }
+  const page = await renderReportHtml(model);
+  return {
+    contentType: "text/html; charset=utf-8",
+    body: page.html,
+    filename: fileNameOf(model, "html"),
+    headers: { "Content-Security-Policy": page.contentSecurityPolicy },
+  };
+}
+
+/** The report of a completed job of the account, rendered: what `GET /v1/a2a/reports/{job_id}` and the portal serve. */
+export async function jobReport(
+  deps: ReportDeps,
+  jobId: string,
+  accountId: string,
+  format: ReportFormat,
+): Promise<RenderedReport> {
+  return renderReport(await reportModelForJob(deps, jobId, accountId), format);
+}

@@ -1,0 +1,64 @@
+import type { TestResponse } from "../lab/https-client.js";
+import type { TestServer } from "./test-server.js";
+
+/**
+ * A browser without a browser, for portal tests over real HTTPS: keeps the cookies the portal sets, and posts forms
+ * with the CSRF token of the page it last loaded (as a browser submitting that page's form would).
+ */
+export class PortalClient {
+  private readonly cookies = new Map<string, string>();
+  /** The last page loaded (GET or the page a POST answered with). */
+  last: TestResponse | null = null;
+
+  constructor(private readonly t: TestServer) {}
+
+  private remember(res: TestResponse): TestResponse {
+    const set = res.headers["set-cookie"];
+    for (const header of Array.isArray(set) ? set : set ? [set] : []) {
+      const [pair] = header.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (/Max-Age=0/i.test(header)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  private cookieHeader(): Record<string, string> {
+    if (this.cookies.size === 0) return {};
+    return { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  async get(path: string): Promise<TestResponse> {
+    const res = this.remember(await this.t.request(path, { headers: this.cookieHeader() }));
+    if (res.status === 200 || res.status === 201) this.last = res;
+    return res;
+  }
+
+  /** The CSRF token in the last page's forms. */
+  csrf(): string {
+    const m = /name="_csrf" value="([^"]+)"/.exec(this.last?.text ?? "");
+    if (!m) throw new Error("the last page has no form with a CSRF token");
+    return m[1]!;
+  }
+
+  /** Posts a form; `csrf: false` leaves the token out, a string sends that one instead. */
+  async post(path: string, fields: Record<string, string>, csrf: boolean | string = true): Promise<TestResponse> {
+    const form = new URLSearchParams(fields);
+    if (csrf !== false) form.set("_csrf", csrf === true ? this.csrf() : csrf);
+    const res = this.remember(
+      await this.t.request(path, {
+        method: "POST",
+        headers: { ...this.cookieHeader(), "Content-Type": "application/x-www-form-urlencoded" },
+        body: form.toString(),
+      }),
+    );
+    if (res.status === 200 || res.status === 201) this.last = res;
+    return res;
+  }
+}
