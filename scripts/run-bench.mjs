@@ -38,9 +38,13 @@ if (unknown.length > 0) {
 //  - external-scan: the server's TypeScript sources under tsx, in the bench's own process (startLab: server, worker
 //    and sample practices), with @hcs/protocol from its build;
 //  - intel: the server's TypeScript sources under tsx, in the bench's own process, on an embedded SQLite store;
+//  - host-audit: the packaged scanner bundle under plain node beside Lynis (the Debian package; skipped when absent);
+//    the agreement table is computed by the scanner's TypeScript sources (src/peers/lynis) under tsx;
 //  - port-scan: the scanner's TypeScript sources under tsx in the bench's own process (with @hcs/protocol from its
 //    build) and, for the fresh-process rows, the same sources (@hcs/protocol's included) bundled by esbuild and run
 //    under plain node.
+//  - report: the server's report builder and renderers (TypeScript sources under tsx) in the bench's own process,
+//    on the captured report sources of a sample practice's full scan.
 const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--output-logs=errors-only"], {
   cwd: root,
   stdio: "inherit",

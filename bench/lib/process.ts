@@ -64,7 +64,19 @@ export function rssOf(pid: number): { name: string; rssMiB: number; peakMiB: num
 
 /** CPU time (user + system) a process has used so far, in seconds (Linux /proc; clock ticks are 100 Hz). */
 export function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ticksOf(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds (user + system) of a process's main thread alone (Linux: the task whose id is the process id): what
+ * the serving thread spent, apart from worker threads.
+ */
+export function mainThreadCpuSecondsOf(pid: number): number {
+  return ticksOf(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function ticksOf(statFile: string): number {
+  const fields = readFileSync(statFile, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 

@@ -9,6 +9,7 @@ import { startBanner } from "./cli/banner.js";
 import { type CliEnv, cliLogger, configFrom, operatorName, withServices } from "./cli/context.js";
 import { DataUsageError, registerDataCommands } from "./cli/data-commands.js";
 import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
+import { registerUserCommands } from "./cli/user-commands.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
 import { isFeedError } from "./intel/feed-error.js";
@@ -16,6 +17,7 @@ import { createWorker } from "./jobs/create-worker.js";
 import { createLogger } from "./logger.js";
 import { startMcpStdio } from "./mcp/stdio.js";
 import { readMcpApiKey } from "./mcp/stdio-key.js";
+import { isPortalError } from "./portal/portal-errors.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
@@ -144,6 +146,7 @@ registerAdminCommands(program, cli);
 registerEnrolmentCommands(program, cli);
 registerAuditCommands(program, cli);
 registerDataCommands(program, cli);
+registerUserCommands(program, cli);
 
 function fail(err: unknown): never {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
@@ -155,7 +158,7 @@ function fail(err: unknown): never {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);
   }
-  if (isServiceError(err) || isFeedError(err)) {
+  if (isServiceError(err) || isFeedError(err) || isPortalError(err)) {
     cli.err(`error (${err.code}): ${err.message}`);
     process.exit(EXIT.failure);
   }

@@ -40,6 +40,7 @@ const EnvSchema = z.object({
     .optional(),
   HCS_TRUST_PROXY: z.string().default("0"),
   HCS_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  HCS_SETTLEMENT_THREAD: bool.default(true),
   HCS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HCS_DNS_SERVERS: z
     .string()
@@ -55,6 +56,7 @@ const EnvSchema = z.object({
   HCS_EXTRA_CA_FILE: z.string().min(1).optional(),
   HCS_SCANNER_DIR: z.string().min(1).optional(),
   HCS_JOB_LEASE_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  HCS_PORTAL_IDLE_MINUTES: z.coerce.number().min(0.05).max(720).default(15),
   HCS_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   HCS_MASTER_KEY: z
     .string()
@@ -108,6 +110,8 @@ export interface Config {
   /** Which proxies may report the client address and protocol (X-Forwarded-For/-Proto). */
   readonly trustProxy: TrustProxy;
   readonly allowPrivateTargets: boolean;
+  /** Embedded store: settlements written by a writer thread (operations/settlement-thread.ts); false: on the serving thread. */
+  readonly settlementThread: boolean;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   readonly dnsServers: readonly { host: string; port: number }[] | null;
   readonly workerConcurrency: number;
@@ -118,6 +122,8 @@ export interface Config {
   readonly scannerDir: string;
   /** How long a worker's claim on a job lasts without a heartbeat before another worker may take it over. */
   readonly jobLeaseMs: number;
+  /** Minutes without activity after which a portal session ends (164.312(a)(2)(iii)); fractions for tests. */
+  readonly portalIdleMinutes: number;
   /** First webhook retry delay; each further retry doubles it (capped at one hour), for 24 hours. */
   readonly webhookRetryBaseMs: number;
   /** Connect and statement time limits of every PostgreSQL call. */
@@ -229,6 +235,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     publicUrlExplicit: e.HCS_PUBLIC_URL !== undefined,
     trustProxy,
     allowPrivateTargets: e.HCS_ALLOW_PRIVATE_TARGETS,
+    settlementThread: e.HCS_SETTLEMENT_THREAD,
     logLevel: e.HCS_LOG_LEVEL,
     dnsServers: e.HCS_DNS_SERVERS ? e.HCS_DNS_SERVERS.map(splitHostPort) : null,
     workerConcurrency: e.HCS_WORKER_CONCURRENCY,
@@ -236,6 +243,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     extraCaFile: e.HCS_EXTRA_CA_FILE ? resolve(cwd, e.HCS_EXTRA_CA_FILE) : null,
     scannerDir: e.HCS_SCANNER_DIR ? resolve(cwd, e.HCS_SCANNER_DIR) : BUILT_SCANNER_DIR,
     jobLeaseMs: e.HCS_JOB_LEASE_MS,
+    portalIdleMinutes: e.HCS_PORTAL_IDLE_MINUTES,
     webhookRetryBaseMs: e.HCS_WEBHOOK_RETRY_BASE_MS,
     dbTimeouts: { connectMs: e.HCS_DB_CONNECT_TIMEOUT_MS, statementMs: e.HCS_DB_STATEMENT_TIMEOUT_MS },
     checkpointIntervalMs: e.HCS_CHECKPOINT_INTERVAL_S * 1000,
@@ -355,6 +363,12 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     default: "0",
     meaning: "1 to let scans and callbacks reach private, loopback and link-local addresses (tests, demos, labs)",
   },
+  {
+    name: "HCS_SETTLEMENT_THREAD",
+    default: "1",
+    meaning:
+      "Embedded store: 1 writes each call's settlement (rate-limit count, charge, audit event) in a writer thread; 0 on the serving thread",
+  },
   { name: "HCS_LOG_LEVEL", default: "info", meaning: "fatal, error, warn, info, debug, trace or silent" },
   {
     name: "HCS_DNS_SERVERS",
@@ -397,6 +411,11 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     name: "HCS_JOB_LEASE_MS",
     default: "30000",
     meaning: "How long a job stays claimed without a heartbeat before another worker takes it over",
+  },
+  {
+    name: "HCS_PORTAL_IDLE_MINUTES",
+    default: "15",
+    meaning: "Minutes without activity after which a customer portal session is signed out (docs/portal.md)",
   },
   {
     name: "HCS_WEBHOOK_RETRY_BASE_MS",

@@ -22,6 +22,7 @@ import { createMetrics, registerStoreGauges } from "./http/metrics.js";
 import { pruneRateLimits } from "./http/rate-limit.js";
 import { createWorker, externalScanIOOptions, extraCaCertificates } from "./jobs/create-worker.js";
 import type { Worker } from "./jobs/worker.js";
+import { SettlementThread } from "./operations/settlement-thread.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
@@ -133,11 +134,20 @@ export async function startServer(config: Config, logger: Logger, options: Start
     : null;
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const scannerPackage = loadScannerPackage(config.scannerDir);
+  // The embedded store's settlements (every metered or counted call's writes) go to a writer thread, so the
+  // serving thread does not run their statements and commits (docs/performance.md, hot path).
+  const settlementThread =
+    store.engine === "sqlite" && store.file && config.settlementThread
+      ? new SettlementThread(store.file, (err) =>
+          logger.error({ err: { message: err.message } }, "the settlement writer thread stopped; a new one is started"),
+        )
+      : null;
   const deps: AppDeps = {
     store,
     now,
     secrets,
     config: { ...config, publicUrl },
+    portal: { idleMinutes: config.portalIdleMinutes },
     logger,
     tls: { caSha256: tls.caSha256 },
     metrics,
@@ -151,6 +161,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       now,
     }),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
+    ...(settlementThread ? { settlementThread } : {}),
     downloads: { scanner: scannerPackage.ok ? scannerPackage.pkg : null, caPem: tls.caPem },
     ...(anchoring ? { auditAnchoring: anchoring } : {}),
   };
@@ -205,6 +216,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       // What the last requests appended is sequenced before the store closes.
       await anchoring?.stop();
+      await settlementThread?.close();
       await sequencer.stop();
       await sequencer.tick();
       await store.close();

@@ -65,6 +65,14 @@ export const ReportSummarySchema = z
   .object({
     findings_by_severity: severityCounts,
     top_findings: z.array(z.object({ id: z.string(), title: z.string(), severity: SeveritySchema })),
+    /**
+     * The job's compliance report (HTML, or PDF with `Accept: application/pdf`): `/v1/a2a/reports/<job id>`. Added
+     * when the job is shown (REST, JSON-RPC, A2A, webhooks), not stored with the result.
+     */
+    url: z
+      .string()
+      .regex(/^\/v1\/a2a\/reports\/[^/]+$/)
+      .optional(),
   })
   .meta({ id: "ReportSummary" });
 

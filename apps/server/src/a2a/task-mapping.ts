@@ -86,7 +86,7 @@ function statusParts(job: Job, state: TaskStateName): WirePart[] {
       return [
         text(
           job.result
-            ? `${scan} completed: grade ${job.result.grade}, score ${job.result.compliance_score}/100. The result is the artifact "result".`
+            ? `${scan} completed: grade ${job.result.grade}, score ${job.result.compliance_score}/100. The result is the artifact "result"${job.result.report?.url ? `; the report (HTML, or PDF with Accept: application/pdf) is at ${job.result.report.url}` : ""}.`
             : `${scan} completed. GetTask answers the result as the artifact "result".`,
         ),
       ];
@@ -131,6 +131,7 @@ export function taskOfJob(job: Job, o: { readonly includeArtifacts: boolean }): 
       npi: job.npi,
       scan_type: job.scan_type,
       poll_url: job.poll_url,
+      ...(job.result?.report?.url ? { report_url: job.result.report.url } : {}),
       attempts: job.attempts,
       max_attempts: job.max_attempts,
     },

@@ -181,3 +181,4 @@ export const TrainingStatusSchema = z
     ),
   })
   .meta({ id: "TrainingStatus", description: "Workforce training: who is current, due and overdue" });
+export type TrainingStatus = z.infer<typeof TrainingStatusSchema>;

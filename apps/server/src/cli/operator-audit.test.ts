@@ -136,7 +136,7 @@ function operatorAuditSuite(
       // Never a secret: the webhook secret and the API key printed by the commands are not in the log.
       const printed = [created.json.webhook_secret, key.json.api_key];
       for (const secret of printed) expect(JSON.stringify(events)).not.toContain(secret);
-    });
+    }, 180_000); // about fifteen CLI processes: under a loaded two-core machine they took over 30 s
 
     it("a failed command leaves no event (its transaction rolled back), and read-only commands none", async () => {
       const before = await lastEventId();
@@ -145,7 +145,7 @@ function operatorAuditSuite(
       expect((await hcs("accounts", "webhook-secret", "acct_missing", "--rotate")).code).toBe(1);
       expect((await hcs("accounts", "list")).code).toBe(0);
       expect(await eventsAfter(before)).toEqual([]);
-    });
+    }, 60_000);
   });
 }
 

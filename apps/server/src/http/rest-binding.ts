@@ -93,7 +93,7 @@ async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown
   const body = ctx.method === "POST" || ctx.method === "PATCH" ? await jsonBodyOf(ctx) : {};
   // A body that is not an object (an array, a number) goes to the schema as it is, which refuses it with its issues.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  return { ...queryInput(ctx.query, operation.input), ...body, ...params };
+  return { ...operation.rest?.fromHeaders?.(ctx), ...queryInput(ctx.query, operation.input), ...body, ...params };
 }
 
 /** Rate-limit, Retry-After and credit headers of an answered call. */
@@ -124,7 +124,12 @@ export function writeRest(ctx: HcsContext, operation: Operation, result: InvokeR
   } else if (output instanceof RawBody) {
     for (const [name, value] of Object.entries(output.headers)) ctx.set(name, value);
     ctx.set("Content-Type", output.contentType);
-    ctx.body = output.body;
+    // Koa sends a Buffer as bytes but would serialize any other Uint8Array as JSON.
+    const body = output.body;
+    ctx.body =
+      typeof body === "string" || Buffer.isBuffer(body)
+        ? body
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   } else {
     ctx.body = output;
   }

@@ -5,6 +5,8 @@ export interface TestResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
+  /** The body's bytes (a PDF, a tarball): `text` is their UTF-8 reading. */
+  readonly bytes: Buffer;
   /** Parsed JSON body, or undefined when the body is not JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes; schemas check them where it matters
   readonly json: any;
@@ -58,14 +60,15 @@ export function httpRequestTo(url: string, options: RequestOptions = {}): Promis
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString("utf8");
           let json: unknown;
           try {
             json = text ? JSON.parse(text) : undefined;
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
         });
         res.on("error", reject);
       },

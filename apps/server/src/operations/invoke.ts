@@ -127,10 +127,11 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
   let countInSettlement = false;
   let parsedInput: unknown;
 
+  // Calls made with a key are audited whatever their outcome; anonymous ones only when they changed something.
+  const audits = (status: number): boolean =>
+    inlineStatus !== status && !(caller === null && (operation.readOnly || status >= 400));
   const auditFor = (status: number, code: string | null): AuditEvent | null => {
-    if (inlineStatus === status) return null;
-    // Calls made with a key are audited whatever their outcome; anonymous ones only when they changed something.
-    if (caller === null && (operation.readOnly || status >= 400)) return null;
+    if (!audits(status)) return null;
     return {
       at: deps.now().toISOString(),
       request_id: inv.requestId,
@@ -160,6 +161,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       rate: countInSettlement ? policy : null,
       charge: null,
       audit: auditFor,
+      audits,
       status,
       code: error.code,
       reference: inv.requestId,
@@ -262,6 +264,7 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       rate: countInSettlement ? policy : null,
       charge: credits > 0 && who ? { accountId: who.accountId, operation: operation.price!.operation, credits } : null,
       audit: auditFor,
+      audits,
       status,
       code: null,
       reference: inv.requestId,

@@ -56,6 +56,11 @@ export interface RestBinding {
    * is signed raw bytes plus headers). Called only after the call is authorized and counted.
    */
   readonly input?: (ctx: import("../http/state.js").HcsContext) => Promise<unknown>;
+  /**
+   * Input fields read from the request's headers (content negotiation: `Accept` → `format`); the query, the body
+   * and the path parameters are laid over them, so an explicit `?format=` wins over the header.
+   */
+  readonly fromHeaders?: (ctx: import("../http/state.js").HcsContext) => Record<string, unknown>;
 }
 
 /**
@@ -124,13 +129,13 @@ export class PreserializedJson {
 }
 
 /**
- * A document answered as it is over REST (a policy as Markdown or HTML): its media type and headers are the
- * answer's. Only REST-only operations return one.
+ * A document answered as it is over REST (a policy as Markdown or HTML, a report as HTML or PDF): its media type
+ * and headers are the answer's. Only REST-only operations return one.
  */
 export class RawBody {
   constructor(
     readonly contentType: string,
-    readonly body: string,
+    readonly body: string | Uint8Array,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 }

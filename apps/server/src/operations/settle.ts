@@ -1,22 +1,20 @@
 import { httpStatusFor } from "@hcs/protocol";
 import type { ServiceError } from "../errors.js";
 import {
-  countCalls,
   mirrorCounts,
   type RatePolicy,
   rateLimitedError,
-  type WindowCounter,
   type WindowState,
   windowCounters,
   windowStates,
 } from "../http/rate-limit.js";
-import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
+import type { AuditEvent } from "../services/audit.js";
 import { insufficientCredits } from "../services/credit-errors.js";
-import { chargeAll } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
-import type { RateMirror } from "../store/rate-mirror.js";
 import type { BulkWrite } from "../store/write-batcher.js";
+import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
+import type { SettlementThread } from "./settlement-thread.js";
 
 /** What one call's settlement transaction must do (each part optional). */
 export interface SettlementPlan {
@@ -29,6 +27,8 @@ export interface SettlementPlan {
    * audited inline).
    */
   readonly audit: (status: number, code: string | null) => AuditEvent | null;
+  /** Whether the call is audited if it ends with `status` (what `audit` answers null for, without building it). */
+  readonly audits: (status: number) => boolean;
   /** The status the call will answer with unless the settlement vetoes it, and its error code (null: success). */
   readonly status: number;
   readonly code: string | null;
@@ -50,90 +50,85 @@ export interface Settled {
 
 /** True when a plan has nothing to write (no count, no charge, no event): the call skips the group commit. */
 export function isEmptyPlan(plan: SettlementPlan): boolean {
-  return plan.rate === null && plan.charge === null && plan.audit(plan.status, plan.code) === null;
+  return plan.rate === null && plan.charge === null && !plan.audits(plan.status);
 }
 
 /**
  * Settles one call, written after its answer is decided and before it is sent: the rate-limit count, the credits
  * of a metered operation and the audit event with the final status, in one transaction. Calls settled in one
  * event-loop turn share the transaction (group commit, DESIGN §4) and are written together (see
- * {@link settlements}). The count may turn the answer into a 429 and a short balance into a 402 — in both cases
+ * {@link writeSettlements}) — by the writer thread when the process runs one (embedded store, settlement-thread.ts),
+ * else on this thread. The count may turn the answer into a 429 and a short balance into a 402 — in both cases
  * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
-export function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled> {
-  const counters = plan.rate ? windowCounters(plan.rate, plan.nowMs) : null;
-  return deps.store.writes.runInBulk(settlements, { hot: deps.store.hot, rates: deps.store.rates, plan, counters });
+export async function settle(deps: SettleDeps, plan: SettlementPlan): Promise<Settled> {
+  const write = settlementWriteOf(plan);
+  const written = deps.settlementThread
+    ? await deps.settlementThread.write(write)
+    : await deps.store.writes.runInBulk(settlementWrites, { hot: deps.store.hot, write });
+  // The counts are committed: the quick read of the next calls may use them (before this caller goes on).
+  if (write.counters && written.counts) mirrorCounts(deps.store.rates, write.counters, written.counts, write.nowMs);
+  return settledOf(write, written);
 }
 
-/**
- * The settlements of one group commit, written as if each call were settled in turn — with one upsert per
- * rate-limit counter, one conditional update per charged account, and one insert for the ledger rows and one for
- * the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
- */
-const settlements: BulkWrite<
-  {
-    readonly hot: HotSql;
-    readonly rates: RateMirror;
-    readonly plan: SettlementPlan;
-    /** The counters the call is counted in (null: not counted), computed once for the write and the mirror. */
-    readonly counters: WindowCounter[] | null;
-  },
-  Settled
-> = {
-  async run(trx, items) {
-    const hot = items[0]!.hot;
-    const plans = items.map((i) => i.plan);
-    const counts = await countCalls(
-      hot,
+/** What settle needs: the store, and the writer thread when this process runs one. */
+export type SettleDeps = ServiceDeps & { readonly settlementThread?: SettlementThread };
+
+/** The write a plan asks for: its counters, its charge and the audit event of each way the call can end. */
+function settlementWriteOf(plan: SettlementPlan): SettlementWrite {
+  return {
+    rate: plan.rate,
+    counters: plan.rate ? windowCounters(plan.rate, plan.nowMs) : null,
+    nowMs: plan.nowMs,
+    charge: plan.charge
+      ? {
+          accountId: plan.charge.accountId,
+          amount: plan.charge.credits,
+          operation: plan.charge.operation,
+          reference: plan.reference,
+          at: new Date(plan.nowMs).toISOString(),
+        }
+      : null,
+    status: plan.status,
+    code: plan.code,
+    audit: auditOf(plan),
+  };
+}
+
+const LIMITED = httpStatusFor("rate_limited");
+const SHORT = httpStatusFor("insufficient_credits");
+
+/** The plan's audit event and the ways of ending it audits (see SettlementWrite.audit). */
+function auditOf(plan: SettlementPlan): SettlementWrite["audit"] {
+  const answered = plan.audits(plan.status);
+  const limited = plan.rate !== null && plan.audits(LIMITED);
+  const short = plan.charge !== null && plan.audits(SHORT);
+  // One event, built for the first way it is audited; the writer sets the status of the way the call ended.
+  const event = answered
+    ? plan.audit(plan.status, plan.code)
+    : limited
+      ? plan.audit(LIMITED, "rate_limited")
+      : short
+        ? plan.audit(SHORT, "insufficient_credits")
+        : null;
+  return event ? { event, answered, limited, short } : null;
+}
+
+/** The call's settlement as the store wrote it: its windows, and the veto (429 or 402) if it got one. */
+function settledOf(write: SettlementWrite, written: SettlementWritten): Settled {
+  const windows = write.rate && written.counts ? windowStates(write.rate, write.nowMs, written.counts) : null;
+  const limited = windows ? rateLimitedError(windows, write.nowMs) : null;
+  const charge = written.charge;
+  const short = charge && !charge.charged ? insufficientCredits(write.charge!.amount, charge.balance) : null;
+  return { windows, limited, veto: limited?.error ?? short, balance: charge?.balance ?? null };
+}
+
+/** The settlements of one group commit on this thread (the store's group commit). */
+const settlementWrites: BulkWrite<{ readonly hot: HotSql; readonly write: SettlementWrite }, SettlementWritten> = {
+  run: (trx, items) =>
+    writeSettlements(
+      items[0]!.hot,
       trx,
-      items.map((i) => i.counters),
-    );
-    const settled = plans.map((plan, i) => {
-      const windows = plan.rate ? windowStates(plan.rate, plan.nowMs, counts[i]!) : null;
-      const limited = windows ? rateLimitedError(windows, plan.nowMs) : null;
-      return { windows, limited, veto: limited?.error ?? null, balance: null as number | null };
-    });
-    const charged = plans.flatMap((plan, i) =>
-      plan.charge && plan.charge.credits > 0 && !settled[i]!.veto ? [i] : [],
-    );
-    const results = await chargeAll(
-      hot,
-      trx,
-      charged.map((i) => {
-        const { charge, reference, nowMs } = plans[i]!;
-        return {
-          accountId: charge!.accountId,
-          amount: charge!.credits,
-          operation: charge!.operation,
-          reference,
-          at: new Date(nowMs).toISOString(),
-        };
-      }),
-    );
-    for (const [k, i] of charged.entries()) {
-      const r = results[k]!;
-      settled[i]!.balance = r.balance;
-      if (!r.charged) settled[i]!.veto = insufficientCredits(plans[i]!.charge!.credits, r.balance);
-    }
-    await appendAuditEvents(
-      hot,
-      trx,
-      plans.flatMap((plan, i) => {
-        const veto = settled[i]!.veto;
-        const event = veto ? plan.audit(httpStatusFor(veto.code), veto.code) : plan.audit(plan.status, plan.code);
-        return event ? [event] : [];
-      }),
-    );
-    return settled;
-  },
-  committed({ rates, plan, counters }, settled) {
-    if (counters && settled.windows) {
-      mirrorCounts(
-        rates,
-        counters,
-        settled.windows.map((w) => w.count),
-        plan.nowMs,
-      );
-    }
-  },
+      items.map((i) => i.write),
+    ),
 };

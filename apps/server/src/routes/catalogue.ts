@@ -36,6 +36,7 @@ import {
 import { cancelJobOperation, listJobsOperation } from "./group-b/jobs.js";
 import { deployTokenOperation, registerAgentOperation, uploadResultsOperation } from "./group-b/network.js";
 import { downloadPolicyOperation, policiesOperation } from "./group-b/policies.js";
+import { reportOperation } from "./group-b/reports.js";
 import { getJobOperation, scanOperation } from "./group-b/scans.js";
 import { sraOperation } from "./group-b/sra.js";
 import { validateWorkflowOperation } from "./group-b/validate-workflow.js";
@@ -79,6 +80,7 @@ export const OPERATIONS: readonly Operation[] = [
   breachByNameOperation,
   threatsOperation,
   getJobOperation,
+  reportOperation,
   listJobsOperation,
   cancelJobOperation,
   freeKeyOperation,

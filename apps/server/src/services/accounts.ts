@@ -106,6 +106,17 @@ export async function webhookSecretOf(
   return deps.secrets.open(sealed);
 }
 
+/** Whether the account has a webhook signing secret (without opening it: the portal shows only that it is set). */
+export async function webhookSecretIsSet(deps: ServiceDeps, accountId: string): Promise<boolean> {
+  const row = await deps.store.db
+    .selectFrom("accounts")
+    .select("webhook_secret_enc")
+    .where("id", "=", accountId)
+    .executeTakeFirst();
+  if (!row) throw new ServiceError("not_found", `no account ${accountId}`);
+  return row.webhook_secret_enc.length > 0;
+}
+
 /** Replaces the account's webhook secret and returns the new one; `auditIn` is written in the same transaction. */
 export async function rotateWebhookSecret(
   deps: ServiceDeps,

@@ -6,10 +6,10 @@ import type { Database } from "../store/schema.js";
 export type AuditOutcome = "success" | "denied" | "failure";
 
 /**
- * How an audited write came: over HTTP by one of the four protocols, from an operator command (`cli`), or from the
- * job worker (`worker`).
+ * How an audited write came: over HTTP by one of the four protocols, from an operator command (`cli`), from the
+ * job worker (`worker`), or from a person signed in to the customer portal (`portal`, docs/portal.md).
  */
-export type AuditTransport = "rest" | "jsonrpc" | "mcp" | "a2a" | "cli" | "worker";
+export type AuditTransport = "rest" | "jsonrpc" | "mcp" | "a2a" | "cli" | "worker" | "portal";
 
 /** One audited call. Never holds a secret or a body: keys appear only by id. */
 export interface AuditEvent {
@@ -38,8 +38,8 @@ export interface AuditEvent {
  * calls); the OS user who ran an operator command is part of the record.
  */
 export interface LocalAuditEvent extends Omit<AuditEvent, "transport" | "client_ip" | "duration_ms"> {
-  readonly transport: Extract<AuditTransport, "cli" | "worker">;
-  /** The OS user who ran the operator command; null for the worker. */
+  readonly transport: Extract<AuditTransport, "cli" | "worker" | "portal">;
+  /** The OS user who ran the operator command, `user:<id>` for a portal user; null for the worker. */
   readonly actor_operator: string | null;
 }
 

@@ -40,6 +40,8 @@ export async function issueDeployToken(
     /** How to install the scanner from this server, when it serves the package (else: from the npm registry). */
     install?: Pick<DeployTokenResponse["install"], "npm" | "ca_pem" | "package">;
   },
+  /** Written in the token's own transaction, given its id (a portal user's change; API calls settle their own). */
+  auditIn?: AuditInTransaction<string>,
 ): Promise<DeployTokenResponse> {
   await getOwnedPractice(deps, input.npi, input.accountId);
   const hours = input.expiresInHours ?? DEFAULT_DEPLOY_TOKEN_HOURS;
@@ -51,21 +53,29 @@ export async function issueDeployToken(
   });
   const now = deps.now();
   const expiresAt = iso(new Date(now.getTime() + hours * 3_600_000));
-  await deps.store.db
-    .insertInto("deploy_tokens")
-    .values({
-      id: newId("dpt"),
-      token_hash: deployTokenHash(token),
-      npi: input.npi,
-      account_id: input.accountId,
-      created_by_key_id: input.keyId,
-      created_at: iso(now),
-      expires_at: expiresAt,
-      max_uses: maxUses,
-      uses: 0,
-      revoked_at: null,
-    })
-    .execute();
+  const id = newId("dpt");
+  const insert = (db: Executor) =>
+    db
+      .insertInto("deploy_tokens")
+      .values({
+        id,
+        token_hash: deployTokenHash(token),
+        npi: input.npi,
+        account_id: input.accountId,
+        created_by_key_id: input.keyId,
+        created_at: iso(now),
+        expires_at: expiresAt,
+        max_uses: maxUses,
+        uses: 0,
+        revoked_at: null,
+      })
+      .execute();
+  if (auditIn)
+    await deps.store.db.transaction().execute(async (trx) => {
+      await insert(trx);
+      await auditIn(trx, id);
+    });
+  else await insert(deps.store.db);
   return DeployTokenResponseSchema.parse({
     deploy_token: token,
     npi: input.npi,

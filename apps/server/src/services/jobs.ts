@@ -21,6 +21,15 @@ const ESTIMATE_WINDOW = 20;
 const SCAN_PRICE: Record<ScanType, keyof typeof CREDIT_PRICES> = { full: "full_scan" };
 
 export const pollUrlOf = (jobId: string) => `/v1/a2a/jobs/${jobId}`;
+/** Where a completed job's compliance report is read (HTML, or PDF with `Accept: application/pdf`). */
+export const reportUrlOf = (jobId: string) => `/v1/a2a/reports/${jobId}`;
+
+/** A stored result as shown: a completed job's links to its report (not stored, so it follows the route). */
+function resultView(row: JobsTable) {
+  const result = JSON.parse(row.result!);
+  if (row.status === "completed" && result.report) result.report.url = reportUrlOf(row.id);
+  return result;
+}
 
 /** The job as the API shows it (JobSchema). */
 export function jobView(row: JobsTable): Job {
@@ -36,7 +45,7 @@ export function jobView(row: JobsTable): Job {
     created_at: row.created_at,
     started_at: row.started_at,
     completed_at: row.completed_at,
-    ...(row.result ? { result: JSON.parse(row.result) } : {}),
+    ...(row.result ? { result: resultView(row) } : {}),
     ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? "" } } : {}),
     ...(row.a2a_context_id ? { a2a_context_id: row.a2a_context_id } : {}),
   });

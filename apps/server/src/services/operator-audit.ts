@@ -15,7 +15,8 @@ export type OperatorOperation =
   | "operator.practices.set-state"
   | "operator.agents.revoke"
   | "operator.deploy-tokens.revoke"
-  | "operator.data.import";
+  | "operator.data.import"
+  | "operator.users.invite";
 
 /**
  * One run of an operator command: the OS user who ran it (null only when code, not a person, started the server

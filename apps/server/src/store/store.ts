@@ -1,8 +1,18 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from "kysely";
 import type pgModule from "pg";
 import { ensureOwnerOnlyFile } from "../util/private-files.js";
 import { type HotSql, postgresHotSql, sqliteHotSql } from "./hot-sql.js";
@@ -12,6 +22,7 @@ import { migrationsFor } from "./migrations/index.js";
 import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
 import { RateMirror } from "./rate-mirror.js";
 import type { Database } from "./schema.js";
+import { openSqliteWriter, withStatementCache } from "./sqlite-connection.js";
 import { WriteBatcher } from "./write-batcher.js";
 
 export type { Engine };
@@ -88,18 +99,10 @@ export function openStore(options: StoreOptions): Store {
       if (was !== null)
         options.onWarning?.(`${file} was readable by others (mode ${was.toString(8)}); changed to owner-only (0600)`);
     }
-    const sqlite = new SQLite(options.file);
-    // WAL lets readers in other processes run beside the writer.
-    sqlite.pragma("journal_mode = WAL");
-    // NORMAL in WAL mode: a commit survives a crash of this process (SIGKILL included) but is fsynced at
-    // checkpoints rather than on every commit; FULL would block the event loop ~0.7 ms per commit here
-    // (docs/performance.md). Deployments that need power-loss durability run PostgreSQL.
-    sqlite.pragma("synchronous = NORMAL");
-    sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 5000");
+    const sqlite = openSqliteWriter(options.file);
     // One statement cache serves the query builder and the hot path: both run synchronously on this connection.
     const connection = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
     return {
       ...makeStore(
         "sqlite",
@@ -218,23 +221,25 @@ function makeStore(
 }
 
 /**
- * Kysely prepares every query anew; better-sqlite3's prepare is the costliest step of a small query, and our
- * queries repeat, so statements are cached by SQL text (Kysely runs one statement at a time per connection).
+ * SQLite transactions that take the write lock when they begin (BEGIN IMMEDIATE), waiting up to busy_timeout for it.
+ * Another connection writes beside this one — the settlement writer thread, operator commands in other processes —
+ * and a deferred transaction that read before its first write fails at that write (SQLITE_BUSY_SNAPSHOT, which no
+ * wait resolves) whenever the other connection committed in between.
  */
-function withStatementCache(sqlite: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        if (cache.size >= 1000) cache.clear();
-        stmt = sqlite.prepare(sql);
-        cache.set(sql, stmt);
-      }
-      return stmt;
-    },
-  };
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }
 
 /** Where the store reports what it noticed about its connections and files. */

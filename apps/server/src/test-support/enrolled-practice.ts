@@ -27,6 +27,17 @@ export interface EnrolledPractice {
 export async function enrolledPractice(t: TestServer, npi: string, maxUses: number): Promise<EnrolledPractice> {
   const owner = await accountWithKey(t.server.deps, { plan: "professional", tier: "bulk", credits: 1000 });
   await gradedPractice(t.server.deps, owner.accountId, npi);
+  return enrolledPracticeFor(t, owner.apiKey, npi, maxUses);
+}
+
+/** {@link enrolledPractice} for a practice the owner of `ownerKey` already has: a deploy token, over HTTPS. */
+export async function enrolledPracticeFor(
+  t: TestServer,
+  ownerKey: string,
+  npi: string,
+  maxUses: number,
+): Promise<EnrolledPractice> {
+  const owner = { apiKey: ownerKey };
   const issued = await t.request(`/v1/a2a/network/deploy/${npi}`, {
     method: "POST",
     headers: { "X-API-Key": owner.apiKey },

@@ -41,13 +41,22 @@ export async function gradedPractice(
   });
 }
 
-/** A completed scan job row, as the worker leaves one (for reputation counts). */
-export async function completedJobRow(deps: ServiceDeps, accountId: string, npi: string): Promise<void> {
-  const at = deps.now().toISOString();
+/**
+ * A completed scan job row, as the worker leaves one (for reputation counts; with `result`, a stored JobResult such
+ * as a captured run's, for reports). Returns the job id.
+ */
+export async function completedJobRow(
+  deps: ServiceDeps,
+  accountId: string,
+  npi: string,
+  o: { result?: unknown; completedAt?: string } = {},
+): Promise<string> {
+  const at = o.completedAt ?? deps.now().toISOString();
+  const id = randomUUID();
   await deps.store.db
     .insertInto("jobs")
     .values({
-      id: randomUUID(),
+      id,
       account_id: accountId,
       npi,
       scan_type: "full",
@@ -63,11 +72,12 @@ export async function completedJobRow(deps: ServiceDeps, accountId: string, npi:
       completed_at: at,
       duration_ms: 80,
       credits_charged: 150,
-      result: null,
+      result: o.result === undefined ? null : JSON.stringify(o.result),
       error_code: null,
       error_message: null,
     })
     .execute();
+  return id;
 }
 
 /** Registers sample practices (their NPI, name, domain and website) to an account, as an operator would. */

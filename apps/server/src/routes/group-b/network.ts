@@ -72,7 +72,7 @@ export const deployTokenOperation = defineOperation({
 });
 
 /** The install commands when this server serves the scanner package: npm fetches it here, trusting our CA. */
-function installFromThisServer(deps: AppDeps) {
+export function installFromThisServer(deps: AppDeps) {
   const manifest = scannerManifest(deps);
   return {
     npm: manifest.npm,

@@ -1,0 +1,85 @@
+// The embedded store's settlement writer thread (settlement-thread.ts): writes each group of settlements it is sent
+// as one transaction over its own connection to the database file, and answers what the store said per call.
+import { parentPort, workerData } from "node:worker_threads";
+import type { Transaction } from "kysely";
+import { isStoreUnavailable } from "../store/availability.js";
+import { sqliteHotSql } from "../store/hot-sql.js";
+import type { Database } from "../store/schema.js";
+import { openSqliteWriter, withStatementCache } from "../store/sqlite-connection.js";
+import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
+
+export interface WorkerRequest {
+  readonly id: number;
+  readonly writes: readonly SettlementWrite[];
+}
+
+export type WorkerResult =
+  | { readonly written: SettlementWritten }
+  | { readonly error: { readonly message: string; readonly code: string | null } };
+
+export interface WorkerReply {
+  readonly id: number;
+  readonly results: readonly WorkerResult[];
+}
+
+// The same connection settings and statement cache as the serving thread's (store.ts), from a module that loads
+// neither the query builder nor the migrations.
+const db = openSqliteWriter((workerData as { file: string }).file, { fileMustExist: true });
+const hot = sqliteHotSql(withStatementCache(db).prepare);
+// SQLite's hot statements run on the connection, inside whatever transaction it holds (hot-sql.ts): the group's
+// transaction is this connection's, opened below, so no query-builder transaction object is needed.
+const onConnection = null as unknown as Transaction<Database>;
+// IMMEDIATE takes the write lock at BEGIN (waiting up to busy_timeout): a deferred transaction that read first could
+// not be upgraded once the serving thread committed in between (SQLITE_BUSY_SNAPSHOT, which no wait resolves).
+const begin = db.prepare("begin immediate");
+const commit = db.prepare("commit");
+const rollback = db.prepare("rollback");
+
+/** Writes the group in one transaction; its results, or the error that rolled it back. */
+async function writeGroup(writes: readonly SettlementWrite[]): Promise<SettlementWritten[]> {
+  begin.run();
+  try {
+    const written = await writeSettlements(hot, onConnection, writes);
+    commit.run();
+    return written;
+  } catch (err) {
+    if (db.inTransaction) rollback.run();
+    throw err;
+  }
+}
+
+function errorOf(err: unknown): WorkerResult {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = (e as { code?: unknown }).code;
+  return { error: { message: e.message, code: typeof code === "string" ? code : null } };
+}
+
+async function handle(request: WorkerRequest): Promise<WorkerReply> {
+  try {
+    const written = await writeGroup(request.writes);
+    return { id: request.id, results: written.map((w) => ({ written: w })) };
+  } catch (err) {
+    // A store that is locked or failing fails every call alike: retrying each alone would wait out the same
+    // timeout once per call. Otherwise the transaction rolled back for one call's sake: retry each alone.
+    if (request.writes.length === 1 || isStoreUnavailable(err)) {
+      const result = errorOf(err);
+      return { id: request.id, results: request.writes.map(() => result) };
+    }
+    const results: WorkerResult[] = [];
+    for (const write of request.writes) {
+      try {
+        results.push({ written: (await writeGroup([write]))[0]! });
+      } catch (one) {
+        results.push(errorOf(one));
+      }
+    }
+    return { id: request.id, results };
+  }
+}
+
+// One group at a time (the serving side sends the next only after this one's answer).
+// Requests and replies cross as JSON text (settlement-thread.ts says why); the data is plain JSON by design.
+parentPort!.on("message", (request: string) => {
+  void handle(JSON.parse(request) as WorkerRequest).then((reply) => parentPort!.postMessage(JSON.stringify(reply)));
+});
+parentPort!.on("close", () => db.close());
