@@ -55,6 +55,7 @@ describe("agreement between Lynis and the scanner", () => {
       agree: 14,
       disagree: 5,
       scannerMisses: 2,
+      inapplicable: 0,
       scannerExtra: 2,
       notRelevant: 29,
       unmapped: 0,
@@ -78,6 +79,46 @@ describe("agreement between Lynis and the scanner", () => {
     expect(verdictOf("STRG-1846")).toEqual(["disagree"]);
     // needrestart: the scanner reads the mapped libraries itself, so having assessed it is agreement.
     expect(verdictOf("DEB-0831")).toEqual(["agree"]);
+  });
+
+  it("a suggestion the scan's own facts show moot on this machine is inapplicable, outside the matched share", () => {
+    const driver = (kernel_driver: string, module_loaded = false) => ({ kernel_driver, module_loaded });
+    const withMedia = (usb: object, firewireCore: object) =>
+      scan.map((p) =>
+        p.id === "asset_inventory"
+          ? { ...p, facts: { usb_storage: usb, firewire_storage: { drivers: { firewire_core: firewireCore } } } }
+          : p,
+      );
+    // A kernel built without USB or FireWire (the CI VM's): nothing could be mounted, so Lynis's advice is moot.
+    const vm = compareWithLynis(report, mapping, withMedia(driver("absent"), driver("absent")));
+    expect(vm.rows.filter((r) => r.verdict === "inapplicable").map((r) => r.item.test)).toEqual([
+      "USB-1000",
+      "STRG-1846",
+    ]);
+    expect(vm.counts.inapplicable).toBe(2);
+    expect(vm.matchedShare).toBeCloseTo(t.counts.agree / (t.counts.relevant - 2));
+    expect(vm.matchedShareAll).toBeCloseTo(t.counts.agree / t.counts.relevant);
+    expect(formatAgreement(vm)).toContain("| USB-1000 | suggestion |");
+    expect(formatAgreement(vm)).toContain(
+      "inapplicable here | assessed, nothing raised: the running kernel has no USB",
+    );
+    // A distribution kernel with the drivers as modules, or a driver loaded now: the advice applies, and silence
+    // from the scanner is a disagreement.
+    const debian = compareWithLynis(report, mapping, withMedia(driver("module"), driver("module")));
+    expect(
+      debian.rows.filter((r) => r.item.test === "USB-1000" || r.item.test === "STRG-1846").map((r) => r.verdict),
+    ).toEqual(["disagree", "disagree"]);
+    const loaded = compareWithLynis(report, mapping, withMedia(driver("absent", true), driver("absent")));
+    expect(loaded.rows.find((r) => r.item.test === "USB-1000")?.verdict).toBe("disagree");
+    // Raised anyway: agreement wins over inapplicability.
+    const raised = compareWithLynis(
+      report,
+      mapping,
+      withMedia(driver("absent"), driver("absent")).map((p) =>
+        p.id === "asset_inventory" ? { ...p, findings: [f("asset_inventory.usb_storage_allowed")] } : p,
+      ),
+    );
+    expect(raised.rows.find((r) => r.item.test === "USB-1000")?.verdict).toBe("agree");
   });
 
   it("no check, a check not in this build, or a part not assessed is a miss, with the reason", () => {
@@ -125,7 +166,9 @@ describe("agreement between Lynis and the scanner", () => {
 
   it("prints the table: counts, one row per relevant item, extras, the tests judged not relevant", () => {
     const text = formatAgreement(t);
-    expect(text).toMatch(/^HIPAA-relevant Lynis items: 21; agree 14, scanner misses 2, disagree 5; matched 67 %/);
+    expect(text).toMatch(
+      /^HIPAA-relevant Lynis items: 21 \(0 inapplicable on this machine\); agree 14, scanner misses 2, disagree 5; matched 14\/21 applicable = 67 %/,
+    );
     expect(text).toContain("| AUTH-9262 | suggestion | Install a PAM module for password strength testing");
     expect(text).toContain("| disk_encryption.unencrypted_volume:/ | low | no Lynis test in the mapping |");
     expect(text).toMatch(/Not HIPAA-relevant \(reasons in the mapping\): LYNIS, DEB-0280/);

@@ -5,7 +5,10 @@
  * - agree: the scanner raised one of the mapped checks (or, for `match: assessed`, read the state at all);
  * - disagree: the scanner assessed the question and raised nothing;
  * - scanner misses: the scanner has no check for it, or did not assess it in this scan (phase not ok, the part
- *   named under not_assessed, or the check is not in this build).
+ *   named under not_assessed, or the check is not in this build);
+ * - inapplicable: the scanner raised nothing and its own facts show the suggestion cannot apply on this machine
+ *   (the mapping's `inapplicable_when`, e.g. a driver the running kernel does not have). Shown, and left out of the
+ *   matched share's denominator; `matchedShareAll` keeps it in.
  *
  * Scanner findings that no agreeing item accounts for are the scanner's extras, each with what Lynis did about the
  * same question (ran the mapped test and raised nothing, skipped it, or has no test in the mapping).
@@ -20,6 +23,8 @@ export interface ScanPhaseView {
   readonly findings: readonly { id: string; check_id: string; severity: string; title: string }[];
   /** Parts the phase could not read: the keys of its facts.not_assessed. */
   readonly notAssessed: readonly string[];
+  /** The phase's facts, for the mapping's `inapplicable_when` (omitted: no item is found inapplicable). */
+  readonly facts?: unknown;
 }
 
 export type ScannerState =
@@ -28,7 +33,7 @@ export type ScannerState =
   | { readonly state: "not_assessed"; readonly reason: string }
   | { readonly state: "no_check"; readonly reason: string };
 
-export type Verdict = "agree" | "disagree" | "scanner_misses";
+export type Verdict = "agree" | "disagree" | "scanner_misses" | "inapplicable";
 
 export interface AgreementRow {
   readonly verdict: Verdict;
@@ -54,12 +59,15 @@ export interface AgreementTable {
     readonly agree: number;
     readonly disagree: number;
     readonly scannerMisses: number;
+    readonly inapplicable: number;
     readonly scannerExtra: number;
     readonly notRelevant: number;
     readonly unmapped: number;
   };
-  /** agree / relevant (the issue's goal: ≥ 0.9); null when Lynis raised nothing relevant. */
+  /** agree / (relevant − inapplicable) (the issue's goal: ≥ 0.9); null when nothing applicable was raised. */
   readonly matchedShare: number | null;
+  /** agree / relevant, inapplicable items counted as not matched. */
+  readonly matchedShareAll: number | null;
 }
 
 export interface CompareOptions {
@@ -94,9 +102,11 @@ export function compareWithLynis(
     const verdict: Verdict =
       scanner.state === "raised" || (scanner.state === "clear" && entry.match === "assessed")
         ? "agree"
-        : scanner.state === "clear"
-          ? "disagree"
-          : "scanner_misses";
+        : scanner.state === "clear" && inapplicableHere(entry, byPhase)
+          ? "inapplicable"
+          : scanner.state === "clear"
+            ? "disagree"
+            : "scanner_misses";
     if (verdict === "agree" && scanner.state === "raised") for (const id of scanner.findings) accounted.add(id);
     rows.push({ verdict, item, entry, scanner });
   }
@@ -116,12 +126,27 @@ export function compareWithLynis(
       agree: count("agree"),
       disagree: count("disagree"),
       scannerMisses: count("scanner_misses"),
+      inapplicable: count("inapplicable"),
       scannerExtra: extra.length,
       notRelevant: notRelevant.length,
       unmapped: unmapped.length,
     },
-    matchedShare: rows.length === 0 ? null : count("agree") / rows.length,
+    matchedShare: rows.length === count("inapplicable") ? null : count("agree") / (rows.length - count("inapplicable")),
+    matchedShareAll: rows.length === 0 ? null : count("agree") / rows.length,
   };
+}
+
+/** Every `inapplicable_when` condition holds in the scan's facts (a phase or path not there: it does not). */
+function inapplicableHere(entry: LynisMappingEntry, byPhase: ReadonlyMap<string, ScanPhaseView>): boolean {
+  const conditions = Object.entries(entry.inapplicable_when?.facts ?? {});
+  if (conditions.length === 0) return false;
+  return conditions.every(([path, expected]) => {
+    const [phaseId, ...keys] = path.split(".");
+    let value: unknown = byPhase.get(phaseId!)?.facts;
+    for (const k of keys)
+      value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[k] : undefined;
+    return value === expected;
+  });
 }
 
 function scannerState(

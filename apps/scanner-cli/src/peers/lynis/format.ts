@@ -1,8 +1,14 @@
 import type { AgreementTable, ScannerState, Verdict } from "./agreement.js";
 
-const VERDICT: Record<Verdict, string> = { agree: "agree", disagree: "disagree", scanner_misses: "scanner misses" };
+const VERDICT: Record<Verdict, string> = {
+  agree: "agree",
+  disagree: "disagree",
+  scanner_misses: "scanner misses",
+  inapplicable: "inapplicable here",
+};
 
-function scannerCell(s: ScannerState): string {
+function scannerCell(s: ScannerState, verdict: Verdict, because: string | undefined): string {
+  if (verdict === "inapplicable") return `assessed, nothing raised: ${because ?? "inapplicable"}`;
   switch (s.state) {
     case "raised":
       return s.findings.join(", ");
@@ -19,17 +25,18 @@ const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 /** The agreement table as Markdown (printed by bench/host-audit, pasted into docs/scanner.md). */
 export function formatAgreement(t: AgreementTable): string {
   const out: string[] = [];
-  const share = t.matchedShare === null ? "n/a" : `${(t.matchedShare * 100).toFixed(0)} %`;
+  const pct = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(0)} %`);
+  const applicable = t.counts.relevant - t.counts.inapplicable;
   out.push(
-    `HIPAA-relevant Lynis items: ${t.counts.relevant}; agree ${t.counts.agree}, scanner misses ${t.counts.scannerMisses}, disagree ${t.counts.disagree}; matched ${share} (goal ≥ 90 %). Scanner extra: ${t.counts.scannerExtra}. Not HIPAA-relevant: ${t.counts.notRelevant}. Unmapped: ${t.counts.unmapped}.`,
+    `HIPAA-relevant Lynis items: ${t.counts.relevant} (${t.counts.inapplicable} inapplicable on this machine); agree ${t.counts.agree}, scanner misses ${t.counts.scannerMisses}, disagree ${t.counts.disagree}; matched ${t.counts.agree}/${applicable} applicable = ${pct(t.matchedShare)} (goal ≥ 90 %), ${t.counts.agree}/${t.counts.relevant} of all = ${pct(t.matchedShareAll)}. Scanner extra: ${t.counts.scannerExtra}. Not HIPAA-relevant: ${t.counts.notRelevant}. Unmapped: ${t.counts.unmapped}.`,
     "",
     "| Lynis | kind | item | HIPAA | verdict | scanner |",
     "|---|---|---|---|---|---|",
   );
-  const order: Verdict[] = ["agree", "disagree", "scanner_misses"];
+  const order: Verdict[] = ["agree", "disagree", "scanner_misses", "inapplicable"];
   for (const r of [...t.rows].sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict))) {
     out.push(
-      `| ${r.item.test} | ${r.item.kind} | ${cell(r.item.text)} | ${(r.entry.hipaa ?? []).join(", ")} | ${VERDICT[r.verdict]} | ${cell(scannerCell(r.scanner))} |`,
+      `| ${r.item.test} | ${r.item.kind} | ${cell(r.item.text)} | ${(r.entry.hipaa ?? []).join(", ")} | ${VERDICT[r.verdict]} | ${cell(scannerCell(r.scanner, r.verdict, r.entry.inapplicable_when?.because))} |`,
     );
   }
   if (t.extra.length > 0) {

@@ -39,6 +39,21 @@ const MappingEntrySchema = z
       .optional(),
     /** `finding` (default): agree when the scanner raised one of its checks; `assessed`: when it read the state. */
     match: z.enum(["finding", "assessed"]).default("finding"),
+    /**
+     * When the scan's own facts show the suggestion cannot apply on this machine (every condition holds), the item
+     * is `inapplicable` there rather than relevant: e.g. "disable the USB storage driver" on a kernel built without
+     * one. Reported in its own column and left out of the matched share's denominator, with `because`.
+     */
+    inapplicable_when: z
+      .strictObject({
+        /** `<phase>.<dotted path into the phase's facts>` → the value that makes the item moot. */
+        facts: z.record(
+          z.string().regex(/^[a-z_]+(?:\.[a-z0-9_]+)+$/, "<phase>.<path into its facts>"),
+          z.union([z.string(), z.boolean(), z.number()]),
+        ),
+        because: z.string().min(10),
+      })
+      .optional(),
     /** The branch that adds scanner ids this build does not have yet. */
     pending: z.string().min(1).optional(),
     /** Why it is (or is not) a HIPAA matter, and how the scanner's check answers it. */
