@@ -219,8 +219,8 @@ function deliverySuite(engine: Engine, open: OpenTestStore) {
       const ms = performance.now() - t0;
       await new Promise((r) => setTimeout(r, 200));
       console.info(
-        `[measure] ${engine}: healthy receiver served in ${ms.toFixed(0)} ms; peak connections ` +
-          `${slow1.peakActive} and ${slow2.peakActive} at the hanging receivers`,
+        `[measure] ${engine}: healthy receiver served in ${ms.toFixed(0)} ms; peak ` +
+          `${slow1.peakActive} and ${slow2.peakActive} deliveries in flight at the hanging receivers`,
       );
       // Well inside the 4 s first-byte cap: the healthy receiver did not wait for a hanging attempt to end.
       expect(ms).toBeLessThan(2_500);

@@ -11,15 +11,21 @@ export interface ScriptedReceiver {
   readonly url: string;
   /** PEM of the CA that issued the receiver's certificate (one CA per test process). */
   readonly caPem: string;
-  /** Requests whose headers arrived. */
+  /** Webhook requests (POST to the hook path) whose headers arrived. */
   readonly requests: number;
-  /** TLS connections open now, and the most that were ever open at once. */
+  /**
+   * Webhook requests in flight now (headers arrived, connection not closed), and the most ever in flight at once.
+   * Counted per request, not per TLS connection: other test processes probe every listening loopback port (the
+   * scanner's ports phase reads the socket table), and a probe's TLS handshake is not a delivery.
+   */
   readonly active: number;
   readonly peakActive: number;
   /** Response bytes the receiver managed to hand to its sockets (TLS framing included). */
   readonly bytesSent: number;
   close(): Promise<void>;
 }
+
+const HOOK_PATH = "/hooks/hcs";
 
 let tls: { certPem: string; keyPem: string; caPem: string } | null = null;
 
@@ -48,21 +54,23 @@ export async function startScriptedReceiver(script: ReceiverScript): Promise<Scr
   let peakActive = 0;
   const sockets: TLSSocket[] = [];
   const server = createServer({ cert: certPem, key: keyPem }, (req, res) => {
-    requests++;
+    if (req.method === "POST" && req.url === HOOK_PATH) {
+      requests++;
+      active++;
+      peakActive = Math.max(peakActive, active);
+      res.on("close", () => {
+        active--;
+      });
+    }
     script(req, res);
   });
   server.on("secureConnection", (socket) => {
-    active++;
-    peakActive = Math.max(peakActive, active);
     socket.on("error", () => undefined);
     sockets.push(socket);
-    socket.on("close", () => {
-      active--;
-    });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/hcs`,
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}${HOOK_PATH}`,
     caPem,
     get requests() {
       return requests;
