@@ -10,6 +10,7 @@ import { isPortalError, PORTAL_ERROR_STATUS } from "../portal-errors.js";
 import { MessagePage } from "../views/auth-pages.js";
 import { mountAuditRoutes } from "./audit-routes.js";
 import { mountAuthRoutes } from "./auth-routes.js";
+import { mountPolicyRoutes } from "./policy-routes.js";
 import { mountPracticeRoutes } from "./practice-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
 import { mountReportsRoutes } from "./reports-routes.js";
@@ -69,6 +70,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountAuthRoutes(router, deps, new SignInThrottle(SIGN_INS_PER_MINUTE, () => deps.now().getTime()));
   mountPracticeRoutes(router, deps);
   mountRecordsRoutes(router, deps);
+  mountPolicyRoutes(router, deps);
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
   mountSettingsRoutes(router, deps);
