@@ -15,6 +15,7 @@ import { mountPracticeRoutes } from "./practice-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
 import { mountReportsRoutes } from "./reports-routes.js";
 import { sendPage } from "./responses.js";
+import { mountRiskAssessmentRoutes } from "./risk-assessment-routes.js";
 import { setSecurityHeaders } from "./security-headers.js";
 import { mountSettingsRoutes } from "./settings-routes.js";
 import { SignInThrottle } from "./sign-in-throttle.js";
@@ -71,6 +72,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountPracticeRoutes(router, deps);
   mountRecordsRoutes(router, deps);
   mountPolicyRoutes(router, deps);
+  mountRiskAssessmentRoutes(router, deps);
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
   mountSettingsRoutes(router, deps);
