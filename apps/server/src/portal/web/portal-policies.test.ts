@@ -152,6 +152,37 @@ function policiesSuite(engine: "sqlite" | "postgres") {
       });
     });
 
+    it("counts a person's changes against their own limit: over it, a 429 page with Retry-After and nothing charged", async () => {
+      const { browser } = await invitedAndSignedIn(t, owner.accountId, "busy@lakeside.example", "manager");
+      const userId = await userIdOf("busy@lakeside.example");
+      // This person has used the minute's 60 Group B calls (this window and the next, should the minute turn).
+      const minute = 60_000;
+      const start = Math.floor(Date.now() / minute) * minute;
+      await db()
+        .insertInto("rate_limits")
+        .values(
+          [start, start + minute].map((s) => ({
+            bucket: `b:user:${userId}:${minute}`,
+            window_start: s,
+            count: 60,
+            expires_at: s + minute,
+          })),
+        )
+        .execute();
+      const before = await balance(owner.accountId);
+      await browser.get(`/portal/practices/${NPI}/records`);
+      const limited = await browser.post(`/portal/practices/${NPI}/policies/generate`, { policy: "7" });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+      expect(limited.text).toContain("Too many changes in a short time. Nothing was charged.");
+      expect(await balance(owner.accountId)).toBe(before);
+      // The account's API key has limits of its own.
+      const api = await t.request(`/v1/a2a/policies/${NPI}`, { headers: { "X-API-Key": owner.apiKey } });
+      expect(api.status).toBe(200);
+      const refusal = (await policyEvents(owner.accountId)).at(-2)!;
+      expect(refusal).toMatchObject({ transport: "portal", status: 429, code: "rate_limited", outcome: "denied" });
+    });
+
     it("refuses a viewer (no buttons, 403) and a form without its CSRF token, charging nothing", async () => {
       const { browser: viewer } = await invitedAndSignedIn(t, owner.accountId, "viewer@lakeside.example", "viewer");
       const page = await viewer.get(`/portal/practices/${NPI}/records`);
