@@ -12,7 +12,7 @@ import { RiskAssessmentPage, SraResultPage } from "../views/risk-assessment.js";
 import { readForm } from "./forms.js";
 import { ownedPractice } from "./owned-practice.js";
 import { invokeForPortal, isInputRefusal, portalErrorOf } from "./portal-operations.js";
-import { requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
+import { assertCan, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
 import { seeOther, sendPage } from "./responses.js";
 
 /** What running the assessment costs: the API's price for hipaa.sra. */
@@ -63,8 +63,8 @@ export function mountRiskAssessmentRoutes(router: Router<HcsState>, deps: AppDep
     if (!signedIn) return;
     const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
     const fields = await readForm(ctx, signedIn.cookie, SraFormFieldsSchema);
-    if (!can(signedIn.session.user.role, "change_records"))
-      throw new PortalError("forbidden", "Your role does not allow this. Ask an owner of your account.");
+    // Before the form is read against the questionnaire (the bridge checks again before anything is counted).
+    assertCan(signedIn, "change_records");
     const view = await riskAssessmentView(deps, practice.npi);
     const read = readSraForm(view, fields);
     const responses = read.responses;
