@@ -16,12 +16,16 @@ export interface RateWindow {
 }
 
 export interface RatePolicy {
-  /** Counter key: `key:<id>` for authenticated callers, `ip:<addr>` otherwise. */
+  /** Counter key: `key:<id>` for callers with a key, `user:<id>` for a portal user, `ip:<addr>` otherwise. */
   readonly bucket: string;
   readonly windows: readonly RateWindow[];
 }
 
 const MINUTE = 60_000;
+
+/** Whose limits a caller's calls count against: its key, or the portal user who holds none (see Caller). */
+const callerBucket = (caller: Caller): string =>
+  caller.keyId !== null ? `key:${caller.keyId}` : `user:${caller.portalUserId ?? "unknown"}`;
 const HOUR = 3_600_000;
 
 /**
@@ -32,15 +36,15 @@ export function groupBPolicy(caller: Caller | null, anonymousBucket: string): Ra
   const perMinute =
     caller?.tier === "bulk" ? RATE_LIMITS.group_b.bulk.per_minute : RATE_LIMITS.group_b.standard.per_minute;
   return {
-    bucket: caller ? `b:key:${caller.keyId}` : `b:ip:${anonymousBucket}`,
+    bucket: caller ? `b:${callerBucket(caller)}` : `b:ip:${anonymousBucket}`,
     windows: [{ limit: perMinute, windowMs: MINUTE }],
   };
 }
 
-/** Group A: 100/min and 1000/hour per key. */
+/** Group A: 100/min and 1000/hour per key (per person for the portal). */
 export function groupAPolicy(caller: Caller | null, anonymousBucket: string): RatePolicy {
   return {
-    bucket: caller ? `a:key:${caller.keyId}` : `a:ip:${anonymousBucket}`,
+    bucket: caller ? `a:${callerBucket(caller)}` : `a:ip:${anonymousBucket}`,
     windows: [
       { limit: RATE_LIMITS.group_a.per_minute, windowMs: MINUTE },
       { limit: RATE_LIMITS.group_a.per_hour, windowMs: HOUR },

@@ -137,6 +137,8 @@ export async function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResu
       request_id: inv.requestId,
       actor_key_id: caller?.keyId ?? null,
       actor_account_id: caller?.accountId ?? null,
+      // A portal user holds no key: the person is named as every portal event names them (docs/portal.md).
+      ...(caller?.portalUserId ? { actor_operator: `user:${caller.portalUserId}` } : {}),
       action: operation.method ?? operation.id,
       transport: inv.transport,
       resource,

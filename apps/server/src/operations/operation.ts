@@ -6,8 +6,11 @@ import type { Caller } from "../services/api-keys.js";
 import type { Database } from "../store/schema.js";
 import type { InputErrorCodes } from "./input-errors.js";
 
-/** The protocols an operation can be called over; each call's audit event names the one it came by. */
-export type Transport = "rest" | "jsonrpc" | "mcp" | "a2a";
+/**
+ * The protocols an operation can be called over; each call's audit event names the one it came by. `portal`: a
+ * person signed in to the customer portal, on their account's behalf and without a key (portal-operations.ts).
+ */
+export type Transport = "rest" | "jsonrpc" | "mcp" | "a2a" | "portal";
 
 /**
  * Which credentials an operation needs, and whose limits count its calls: Group B (any valid key; 60 or 600 a

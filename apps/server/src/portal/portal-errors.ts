@@ -10,7 +10,8 @@ export type PortalErrorCode =
   | "forbidden"
   | "not_found"
   | "csrf_failed"
-  | "plan_required";
+  | "plan_required"
+  | "insufficient_credits";
 
 /** HTTP status of each code when a page answers it. */
 export const PORTAL_ERROR_STATUS: Record<PortalErrorCode, number> = {
@@ -24,7 +25,9 @@ export const PORTAL_ERROR_STATUS: Record<PortalErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   csrf_failed: 403,
-  plan_required: 402,
+  // As the API answers them: Group A needs a Professional or Enterprise plan (403); a short balance is 402.
+  plan_required: 403,
+  insufficient_credits: 402,
 };
 
 export class PortalError extends Error {

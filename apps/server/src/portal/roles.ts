@@ -5,11 +5,17 @@ export const PortalRoleSchema = z.enum(["owner", "manager", "viewer"]);
 export type PortalRole = z.infer<typeof PortalRoleSchema>;
 
 /** What a role may do beyond reading its account's practices. */
-export type PortalPermission = "invite_users" | "manage_scanners" | "manage_api_keys" | "rotate_webhook_secret";
+export type PortalPermission =
+  | "invite_users"
+  | "manage_scanners"
+  | "manage_api_keys"
+  | "rotate_webhook_secret"
+  /** Change a practice's records through a catalogue operation (policies, the SRA…), which may spend credits. */
+  | "change_records";
 
 const GRANTS: Record<PortalRole, readonly PortalPermission[]> = {
-  owner: ["invite_users", "manage_scanners", "manage_api_keys", "rotate_webhook_secret"],
-  manager: ["manage_scanners", "manage_api_keys"],
+  owner: ["invite_users", "manage_scanners", "manage_api_keys", "rotate_webhook_secret", "change_records"],
+  manager: ["manage_scanners", "manage_api_keys", "change_records"],
   viewer: [],
 };
 

@@ -19,7 +19,10 @@ export interface AuditEvent {
   readonly actor_account_id: string | null;
   /** The operation (`hipaa.grade`, `createDeployToken`), or `METHOD /route` for a request no operation served. */
   readonly action: string;
-  /** The protocol the call came by: rest, jsonrpc, mcp or a2a (cli and worker: {@link LocalAuditEvent}). */
+  /**
+   * The protocol the call came by: rest, jsonrpc, mcp or a2a, or portal for an operation a portal user invoked
+   * (cli and worker: {@link LocalAuditEvent}).
+   */
   readonly transport: string;
   /** What was acted on, e.g. `practice:1234567893`. */
   readonly resource: string | null;
@@ -30,6 +33,8 @@ export interface AuditEvent {
   /** Context kept beside the record, not in it: retention may prune it without breaking any proof. */
   readonly client_ip: string;
   readonly duration_ms: number;
+  /** `user:<id>` when a portal user invoked the operation (no key); absent or null for API calls. */
+  readonly actor_operator?: string | null;
 }
 
 /**
@@ -37,7 +42,8 @@ export interface AuditEvent {
  * client address or duration, so no context row (and the reputation's average response time stays one of HTTP
  * calls); the OS user who ran an operator command is part of the record.
  */
-export interface LocalAuditEvent extends Omit<AuditEvent, "transport" | "client_ip" | "duration_ms"> {
+export interface LocalAuditEvent
+  extends Omit<AuditEvent, "transport" | "client_ip" | "duration_ms" | "actor_operator"> {
   readonly transport: Extract<AuditTransport, "cli" | "worker" | "portal">;
   /** The OS user who ran the operator command, `user:<id>` for a portal user; null for the worker. */
   readonly actor_operator: string | null;
@@ -147,6 +153,7 @@ const AUDIT_COLUMNS = [
   "request_id",
   "actor_key_id",
   "actor_account_id",
+  "actor_operator",
   "action",
   "transport",
   "resource",
@@ -182,6 +189,7 @@ export async function appendAuditEvents(
     e.request_id,
     e.actor_key_id,
     e.actor_account_id,
+    e.actor_operator ?? null,
     e.action,
     e.transport,
     e.resource,

@@ -123,7 +123,10 @@ export interface AuditEventsTable {
   actor_operator: string | null;
   /** The operation (`hipaa.grade`, `createDeployToken`), or `METHOD /route` for a request no operation served. */
   action: string;
-  /** How the call came: rest, jsonrpc, mcp or a2a over HTTP; cli (an operator command) or worker (the job worker). */
+  /**
+   * How the call came: rest, jsonrpc, mcp or a2a over HTTP; cli (an operator command), worker (the job worker) or
+   * portal (a person in the customer portal: its own events, and the operations it invokes).
+   */
   transport: string;
   resource: string | null;
   outcome: string;

@@ -99,6 +99,16 @@ body.public { display: grid; place-items: start center; padding: 4rem 1rem; }
 .qr { display: block; margin: 0.5rem auto; image-rendering: pixelated; border: 1px solid var(--line); border-radius: 0.4rem; }
 .secret { overflow-wrap: anywhere; }
 .codes { columns: 2; list-style: none; padding: 0; font-size: 1.05rem; }
+.actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0 0 0.75rem; }
+.actions p { margin: 0; }
+.question { border: none; border-top: 1px solid var(--line); margin: 0; padding: 0.75rem 0; }
+.question legend { font-weight: 600; padding: 0; }
+.question textarea { display: block; width: 100%; font: inherit; margin-top: 0.2rem; }
+textarea:focus-visible { outline: 3px solid #84adff; outline-offset: 2px; }
+.choices { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.4rem 0; }
+.prefill { background: #eff8ff; border-left: 3px solid var(--brand); padding: 0.3rem 0.6rem; margin: 0.3rem 0; }
+.flag { color: var(--warn); margin: 0.3rem 0; }
+.field-error { color: var(--bad); font-weight: 600; margin: 0.3rem 0; }
 @media (max-width: 48rem) { .shell { grid-template-columns: 1fr; } nav { border-right: none; border-bottom: 1px solid var(--line); }
   .cards .wide { grid-column: auto; } main { padding: 1.25rem; } }
 `;

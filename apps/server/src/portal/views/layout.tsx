@@ -11,7 +11,16 @@ export interface Viewer {
   readonly npi?: string;
 }
 
-export type NavItem = "dashboard" | "findings" | "records" | "reports" | "scanner" | "audit" | "api" | "people";
+export type NavItem =
+  | "dashboard"
+  | "findings"
+  | "records"
+  | "risk"
+  | "reports"
+  | "scanner"
+  | "audit"
+  | "api"
+  | "people";
 
 /** The hidden CSRF field every form carries. */
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
@@ -119,6 +128,7 @@ export function PortalPage({
               {npi && link("dashboard", `/portal/practices/${npi}`, "Dashboard")}
               {npi && link("findings", `/portal/practices/${npi}/findings`, "Findings")}
               {npi && link("records", `/portal/practices/${npi}/records`, "Records")}
+              {npi && link("risk", `/portal/practices/${npi}/risk-assessment`, "Risk assessment")}
               {npi && link("reports", `/portal/practices/${npi}/reports`, "Reports")}
               {npi && link("scanner", `/portal/practices/${npi}/scanner`, "Scanner")}
               {link("audit", "/portal/audit", "Audit log")}

@@ -3,25 +3,8 @@ import type { IncidentView } from "../../administrative/incident-schema.js";
 import type { PolicyList } from "../../administrative/policies/policy-documents.js";
 import type { TrainingStatus } from "../../administrative/training.js";
 import { PortalPage, type Viewer } from "./layout.js";
-
-const STATE_PILL: Record<string, string> = {
-  current: "pill-full",
-  expiring: "pill-partial",
-  due: "pill-partial",
-  out_of_date: "pill-partial",
-  pending: "pill-partial",
-  overdue: "pill-none",
-  expired: "pill-none",
-  missing: "pill-none",
-  not_generated: "pill-none",
-  sent: "pill-full",
-  sent_late: "pill-partial",
-  not_required: "pill-full",
-};
-
-const Pill = ({ state }: { state: string }) => (
-  <span class={`pill ${STATE_PILL[state] ?? "pill-none"}`}>{state.replace(/_/g, " ")}</span>
-);
+import { Pill } from "./pill.js";
+import { PoliciesSection, type PolicyChanges } from "./policies-section.js";
 
 /** The practice's administrative records at a glance: incidents and their clocks, training, BAAs, policies. */
 export function RecordsPage({
@@ -31,6 +14,7 @@ export function RecordsPage({
   training,
   associates,
   policies,
+  policyChanges,
 }: {
   viewer: Viewer;
   practiceName: string;
@@ -38,6 +22,7 @@ export function RecordsPage({
   training: TrainingStatus;
   associates: BusinessAssociates;
   policies: PolicyList;
+  policyChanges: PolicyChanges;
 }) {
   const npi = viewer.npi!;
   return (
@@ -173,57 +158,7 @@ export function RecordsPage({
           </table>
         </section>
       )}
-      <section class="card">
-        <h2>
-          Policies ({policies.current} of {policies.total} current)
-        </h2>
-        <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Policy</th>
-              <th scope="col">State</th>
-              <th scope="col">Review due</th>
-              <th scope="col">Download</th>
-            </tr>
-          </thead>
-          <tbody>
-            {policies.policies.map((p) => (
-              <tr>
-                <td class="num">{p.number}</td>
-                <td>
-                  {p.title}
-                  <span class="muted small"> · {p.citations.slice(0, 2).join(", ")}</span>
-                </td>
-                <td>
-                  <Pill state={p.status} />
-                  {p.version !== null && <span class="muted small"> v{p.version}</span>}
-                </td>
-                <td>{p.review_due_on ?? "—"}</td>
-                <td>
-                  {p.version !== null ? (
-                    <>
-                      <a href={`/portal/practices/${npi}/policies/${p.number}?format=html`}>
-                        HTML<span class="visually-hidden"> of policy {p.number}</span>
-                      </a>{" "}
-                      ·{" "}
-                      <a href={`/portal/practices/${npi}/policies/${p.number}?format=markdown`}>
-                        Markdown<span class="visually-hidden"> of policy {p.number}</span>
-                      </a>
-                    </>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p class="muted small">
-          Generate or regenerate policies through the API (<code>GET /v1/a2a/policies/{npi}?generate=…</code>, 25
-          credits each).
-        </p>
-      </section>
+      <PoliciesSection npi={npi} policies={policies} changes={policyChanges} />
     </PortalPage>
   );
 }

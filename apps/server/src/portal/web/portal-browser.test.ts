@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("the portal in Chromium", () => {
     await lab?.stop();
   });
 
-  it("invite (operator CLI) → set password → enrol TOTP → sign in → dashboard → finding → deploy token", async () => {
+  it("invite (operator CLI) → set password → enrol TOTP → sign in → dashboard → finding → policies → SRA → deploy token", async () => {
     const invited = await runHcsServer(
       lab.dataDir,
       ["--json", "users", "invite", "--account", lab.accountId, "--email", EMAIL, "--role", "owner"],
@@ -149,8 +149,27 @@ describe.skipIf(!hasChromium)("the portal in Chromium", () => {
     // Records: incidents, training, BAAs and the 24 policies.
     await page.click("nav >> text=Records");
     await page.waitForURL(`**/portal/practices/${npi}/records`);
-    expect(await page.locator("text=Policies (").count()).toBe(1);
+    expect(await page.locator("h2", { hasText: "Policies (" }).count()).toBe(1);
     await checkPage(page, "08-records");
+
+    // Generate policies: all 24 at the API's price, through the operation's settlement; then the new versions.
+    await page.click("text=Generate all 24 policies");
+    await page.waitForURL(`**/portal/practices/${npi}/records?generated=24#policies`);
+    expect(await textOf(page.locator(".notice-ok"))).toContain("24 policies were generated");
+    expect(await textOf(page.locator("#policies h2"))).toBe("Policies (24 of 24 current)");
+    expect(await page.locator("text=Regenerate policy 3").count()).toBe(1);
+    await checkPage(page, "08g-policies-generated");
+
+    // The risk assessment: the questionnaire pre-filled from the scans, run, and its result.
+    await page.click("nav >> text=Risk assessment");
+    await page.waitForURL(`**/portal/practices/${npi}/risk-assessment`);
+    expect(await page.locator("text=Pre-filled from").count()).toBeGreaterThan(0);
+    await checkPage(page, "08h-risk-assessment");
+    await page.check('input[name="answer:basics.security_official"][value="yes"]');
+    await page.click("text=Run the risk assessment");
+    await page.waitForURL(`**/portal/practices/${npi}/risk-assessment/result?ran=1`);
+    expect(await textOf(page.locator("h2").first())).toContain("Overall risk");
+    await checkPage(page, "08i-risk-assessment-result");
 
     // Reports: the two full scans, newest first; the HTML report opens under /portal with its own CSP intact
     // (a CSP refusal of its inline stylesheet would show on the console, which must stay clean).

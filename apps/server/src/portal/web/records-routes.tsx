@@ -6,13 +6,18 @@ import { groupBDownload, listPolicies, policyDownload } from "../../administrati
 import { trainingStatus } from "../../administrative/training.js";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsState } from "../../http/state.js";
+import { getAccount } from "../../services/accounts.js";
 import { PortalError } from "../portal-errors.js";
+import { can } from "../roles.js";
 import { RecordsPage } from "../views/records.js";
 import { ownedPractice } from "./owned-practice.js";
+import { POLICY_DOCUMENT_PRICE } from "./policy-routes.js";
 import { requireSignedIn, viewerOf } from "./portal-request.js";
 import { sendPage } from "./responses.js";
 
 const PolicyQuerySchema = z.object({ format: z.enum(["html", "markdown"]).default("html") });
+/** `generated`: how many documents the change just made generated (the redirect after it), for the notice. */
+const RecordsQuerySchema = z.object({ generated: z.coerce.number().int().min(0).max(24).optional() });
 
 /** The practice's administrative records (read) and policy downloads, over the administrative services. */
 export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): void {
@@ -20,12 +25,14 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;
     const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const [incidents, training, associates, policies, viewer] = await Promise.all([
+    const query = RecordsQuerySchema.safeParse(ctx.query);
+    const [incidents, training, associates, policies, viewer, account] = await Promise.all([
       listIncidents(deps, practice.npi),
       trainingStatus(deps, practice.npi),
       listBusinessAssociates(deps, practice.npi),
       listPolicies(deps, practice.npi, groupBDownload),
       viewerOf(deps, signedIn, practice.npi),
+      getAccount(deps, signedIn.session.user.accountId),
     ]);
     sendPage(
       ctx,
@@ -36,6 +43,13 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
         training={training}
         associates={associates}
         policies={policies}
+        policyChanges={{
+          allowed: can(signedIn.session.user.role, "change_records"),
+          csrf: viewer.csrf,
+          pricePerDocument: POLICY_DOCUMENT_PRICE,
+          balance: account.credits,
+          generated: query.success ? (query.data.generated ?? null) : null,
+        }}
       />,
     );
   });
