@@ -3,25 +3,7 @@ import type { IncidentView } from "../../administrative/incident-schema.js";
 import type { PolicyList } from "../../administrative/policies/policy-documents.js";
 import type { TrainingStatus } from "../../administrative/training.js";
 import { PortalPage, type Viewer } from "./layout.js";
-
-const STATE_PILL: Record<string, string> = {
-  current: "pill-full",
-  expiring: "pill-partial",
-  due: "pill-partial",
-  out_of_date: "pill-partial",
-  pending: "pill-partial",
-  overdue: "pill-none",
-  expired: "pill-none",
-  missing: "pill-none",
-  not_generated: "pill-none",
-  sent: "pill-full",
-  sent_late: "pill-partial",
-  not_required: "pill-full",
-};
-
-const Pill = ({ state }: { state: string }) => (
-  <span class={`pill ${STATE_PILL[state] ?? "pill-none"}`}>{state.replace(/_/g, " ")}</span>
-);
+import { Pill } from "./pill.js";
 
 /** The practice's administrative records at a glance: incidents and their clocks, training, BAAs, policies. */
 export function RecordsPage({
@@ -31,8 +13,11 @@ export function RecordsPage({
   training,
   associates,
   policies,
+  canEdit,
 }: {
   viewer: Viewer;
+  /** Owners and managers keep the records; viewers only read. */
+  canEdit: boolean;
   practiceName: string;
   incidents: readonly IncidentView[];
   training: TrainingStatus;
@@ -44,6 +29,13 @@ export function RecordsPage({
     <PortalPage title={`Records · ${practiceName}`} viewer={viewer} active="records">
       <section class="card">
         <h2>Incidents and the notification clock</h2>
+        {canEdit && (
+          <p>
+            <a class="button" href={`/portal/practices/${npi}/incidents/new`}>
+              Record an incident
+            </a>
+          </p>
+        )}
         {incidents.length === 0 ? (
           <p class="muted">No incidents recorded.</p>
         ) : (
@@ -60,7 +52,7 @@ export function RecordsPage({
               {incidents.map((i) => (
                 <tr>
                   <td>
-                    {i.title}
+                    {canEdit ? <a href={`/portal/practices/${npi}/incidents/${i.id}`}>{i.title}</a> : i.title}
                     <span class="muted small"> · {i.status}</span>
                   </td>
                   <td>{i.discovered_on}</td>
@@ -98,6 +90,11 @@ export function RecordsPage({
               </p>
             </>
           )}
+          {canEdit && (
+            <p>
+              <a href={`/portal/practices/${npi}/training/roster`}>Upload the training roster</a>
+            </p>
+          )}
         </div>
         <div class="card">
           <h2>Business associates</h2>
@@ -113,6 +110,11 @@ export function RecordsPage({
                 expired, {associates.summary.expiring} expiring
               </p>
             </>
+          )}
+          {canEdit && (
+            <p>
+              <a href={`/portal/practices/${npi}/business-associates/new`}>Add a business associate</a>
+            </p>
           )}
         </div>
       </section>
@@ -160,7 +162,13 @@ export function RecordsPage({
             <tbody>
               {associates.business_associates.map((b) => (
                 <tr>
-                  <td>{b.name}</td>
+                  <td>
+                    {canEdit ? (
+                      <a href={`/portal/practices/${npi}/business-associates/${b.vendor_id}`}>{b.name}</a>
+                    ) : (
+                      b.name
+                    )}
+                  </td>
                   <td>{b.services.join(", ")}</td>
                   <td>{b.phi_access ? "yes" : "no"}</td>
                   <td>

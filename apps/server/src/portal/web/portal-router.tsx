@@ -10,6 +10,8 @@ import { isPortalError, PORTAL_ERROR_STATUS } from "../portal-errors.js";
 import { MessagePage } from "../views/auth-pages.js";
 import { mountAuditRoutes } from "./audit-routes.js";
 import { mountAuthRoutes } from "./auth-routes.js";
+import { mountBusinessAssociateRoutes } from "./business-associate-routes.js";
+import { mountIncidentRoutes } from "./incident-routes.js";
 import { mountPracticeRoutes } from "./practice-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
 import { mountReportsRoutes } from "./reports-routes.js";
@@ -17,6 +19,7 @@ import { sendPage } from "./responses.js";
 import { setSecurityHeaders } from "./security-headers.js";
 import { mountSettingsRoutes } from "./settings-routes.js";
 import { SignInThrottle } from "./sign-in-throttle.js";
+import { mountTrainingRoutes } from "./training-routes.js";
 
 /** Sign-in attempts per client address and minute, per process (the per-user lock-out is separate). */
 const SIGN_INS_PER_MINUTE = 20;
@@ -69,6 +72,10 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountAuthRoutes(router, deps, new SignInThrottle(SIGN_INS_PER_MINUTE, () => deps.now().getTime()));
   mountPracticeRoutes(router, deps);
   mountRecordsRoutes(router, deps);
+  // "new" is a path of its own before the record's id: registered first, so it is never taken for an id.
+  mountIncidentRoutes(router, deps);
+  mountTrainingRoutes(router, deps);
+  mountBusinessAssociateRoutes(router, deps);
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
   mountSettingsRoutes(router, deps);
