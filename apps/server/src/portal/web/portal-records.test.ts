@@ -34,6 +34,7 @@ describe.each(["sqlite", "postgres"] as const)("portal records editing (%s)", (e
       .select(["action", "outcome", "status", "actor_operator", "actor_key_id", "resource", "transport"])
       .where("transport", "=", "portal")
       .where("action", "=", action)
+      .orderBy("id")
       .execute();
   const creditsAndLedger = async () => {
     const db = t.server.deps.store.db;
@@ -155,6 +156,24 @@ describe.each(["sqlite", "postgres"] as const)("portal records editing (%s)", (e
       expect(stored.map((m) => m.member_id).sort()).toEqual(["e1", "e2", "e3"]); // Finley (a good row) was not stored
     });
 
+    it("says why when the operation refuses a clean file against the stored records, and stores nothing", async () => {
+      await manager.get(`/portal/practices/${NPI}/training/roster`);
+      const future = `member_id,name,role,hired_on,completed_on\ne1,Avery Front,Front desk,2024-01-10,${addDays(today(), 5)}\n`;
+      const res = await manager.postMultipart(
+        `/portal/practices/${NPI}/training/roster`,
+        {},
+        { roster: { name: "roster.csv", content: future } },
+      );
+      expect(res.status).toBe(400);
+      expect(res.text).toContain("Nothing was stored: completion for e1 is dated in the future.");
+      const completions = await t.server.deps.store.db
+        .selectFrom("training_completions")
+        .select("completed_on")
+        .where("npi", "=", NPI)
+        .execute();
+      expect(completions).toHaveLength(2);
+    });
+
     it("refuses an upload over the size limit with a page that says so", async () => {
       await manager.get(`/portal/practices/${NPI}/training/roster`);
       const big = `member_id,name,role,hired_on\n${"e1,A,B,2024-01-01\n".repeat(130_000)}`;
@@ -194,7 +213,9 @@ describe.each(["sqlite", "postgres"] as const)("portal records editing (%s)", (e
         },
       );
       expect(byViewer.status).toBe(403);
-      expect(await portalEvents("recordTraining")).toHaveLength(1); // only the manager's upload above
+      // Only the uploads above that reached the operation: the stored one and the one it refused.
+      const events = await portalEvents("recordTraining");
+      expect(events.map((e) => `${e.outcome}:${e.status}`)).toEqual(["success:201", "failure:400"]);
     });
   });
 
@@ -370,5 +391,53 @@ describe.each(["sqlite", "postgres"] as const)("portal records editing (%s)", (e
         .execute();
       expect(list.map((b) => b.vendor_id)).toEqual(["acme-billing-inc"]);
     });
+  });
+});
+
+describe("portal records editing on a Free plan", () => {
+  let t: TestServer;
+  afterAll(() => t?.close());
+
+  it("refuses incidents and the roster as the API does (Group A needs Professional); business associates are open to all plans", async () => {
+    t = await startTestServer();
+    const free = await accountWithKey(t.server.deps, { plan: "free" });
+    await gradedPractice(t.server.deps, free.accountId, NPI);
+    const { browser } = await invitedAndSignedIn(t, free.accountId, "owner@free.example", "owner");
+    const api = await t.request("/v1/incidents", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${free.apiKey}` },
+      body: { npi: NPI, title: "x", category: "other", discovered_on: today(), phi_involved: false },
+    });
+    expect(api.status).toBe(403);
+
+    await browser.get(`/portal/practices/${NPI}/incidents/new`);
+    const incident = await browser.post(`/portal/practices/${NPI}/incidents/new`, {
+      title: "Phishing email clicked",
+      category: "phishing",
+      status: "open",
+      discovered_on: today(),
+      phi_involved: "no",
+    });
+    expect(incident.status).toBe(403);
+    expect(incident.text).toContain("This needs a Professional or Enterprise plan");
+
+    await browser.get(`/portal/practices/${NPI}/training/roster`);
+    const roster = await browser.postMultipart(
+      `/portal/practices/${NPI}/training/roster`,
+      {},
+      { roster: { name: "roster.csv", content: "member_id,name,role,hired_on\ne1,Ann,MA,2024-01-01\n" } },
+    );
+    expect(roster.status).toBe(403);
+    const db = t.server.deps.store.db;
+    expect(await db.selectFrom("incidents").select("id").execute()).toEqual([]);
+    expect(await db.selectFrom("workforce_members").select("member_id").execute()).toEqual([]);
+
+    await browser.get(`/portal/practices/${NPI}/business-associates/new`);
+    const ba = await browser.post(`/portal/practices/${NPI}/business-associates/new`, {
+      name: "Cloud Fax",
+      phi_access: "on",
+      baa_status: "pending",
+    });
+    expect(ba.status).toBe(303);
   });
 });
