@@ -1,3 +1,4 @@
+/** The colour of a record's state: full (in order), partial (needs attention soon), none (missing or late). */
 const STATE_PILL: Record<string, string> = {
   current: "pill-full",
   expiring: "pill-partial",
@@ -13,7 +14,6 @@ const STATE_PILL: Record<string, string> = {
   not_required: "pill-full",
 };
 
-/** A record's state as a coloured label (BAA coverage, training, policies, notification duties). */
 export const Pill = ({ state }: { state: string }) => (
   <span class={`pill ${STATE_PILL[state] ?? "pill-none"}`}>{state.replace(/_/g, " ")}</span>
 );

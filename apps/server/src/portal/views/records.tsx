@@ -2,6 +2,7 @@ import type { BusinessAssociates } from "../../administrative/business-associate
 import type { IncidentView } from "../../administrative/incident-schema.js";
 import type { PolicyList } from "../../administrative/policies/policy-documents.js";
 import type { TrainingStatus } from "../../administrative/training.js";
+import { can, PortalRoleSchema } from "../roles.js";
 import { PortalPage, type Viewer } from "./layout.js";
 import { Pill } from "./pill.js";
 
@@ -13,11 +14,8 @@ export function RecordsPage({
   training,
   associates,
   policies,
-  canEdit,
 }: {
   viewer: Viewer;
-  /** Owners and managers keep the records; viewers only read. */
-  canEdit: boolean;
   practiceName: string;
   incidents: readonly IncidentView[];
   training: TrainingStatus;
@@ -25,6 +23,9 @@ export function RecordsPage({
   policies: PolicyList;
 }) {
   const npi = viewer.npi!;
+  // Owners and managers keep the records (incidents, roster, business associates); viewers only read.
+  const role = PortalRoleSchema.safeParse(viewer.role);
+  const canEdit = role.success && can(role.data, "change_records");
   return (
     <PortalPage title={`Records · ${practiceName}`} viewer={viewer} active="records">
       <section class="card">

@@ -72,13 +72,12 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountAuthRoutes(router, deps, new SignInThrottle(SIGN_INS_PER_MINUTE, () => deps.now().getTime()));
   mountPracticeRoutes(router, deps);
   mountRecordsRoutes(router, deps);
-  // "new" is a path of its own before the record's id: registered first, so it is never taken for an id.
-  mountIncidentRoutes(router, deps);
-  mountTrainingRoutes(router, deps);
-  mountBusinessAssociateRoutes(router, deps);
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
   mountSettingsRoutes(router, deps);
+  mountIncidentRoutes(router, deps);
+  mountTrainingRoutes(router, deps);
+  mountBusinessAssociateRoutes(router, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();
 

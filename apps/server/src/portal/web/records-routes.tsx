@@ -7,7 +7,6 @@ import { trainingStatus } from "../../administrative/training.js";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsState } from "../../http/state.js";
 import { PortalError } from "../portal-errors.js";
-import { can } from "../roles.js";
 import { RecordsPage } from "../views/records.js";
 import { ownedPractice } from "./owned-practice.js";
 import { requireSignedIn, viewerOf } from "./portal-request.js";
@@ -37,7 +36,6 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
         training={training}
         associates={associates}
         policies={policies}
-        canEdit={can(signedIn.session.user.role, "change_records")}
       />,
     );
   });
