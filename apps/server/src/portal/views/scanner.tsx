@@ -78,6 +78,7 @@ export function ScannerPage({
       </section>
       <section class="card">
         <h2>Registered scanners</h2>
+        {agents.length > 0 && <p class="muted small">Times are UTC. Last scan: when this server last received one.</p>}
         {agents.length === 0 ? (
           <p class="muted">No scanner has registered yet.</p>
         ) : (
