@@ -20,9 +20,9 @@ export const MAX_CSV_ROWS = 10_000;
 export class CsvError extends Error {
   constructor(
     readonly line: number,
-    message: string,
+    readonly reason: string,
   ) {
-    super(`line ${line}: ${message}`);
+    super(`line ${line}: ${reason}`);
   }
 }
 
@@ -75,24 +75,49 @@ export function parseCsvRecords(text: string): { line: number; fields: string[] 
   return records;
 }
 
-/** CSV text → rows keyed by column name (empty cells left out). */
-export function parseTrainingCsv(text: string): { line: number; row: Partial<Record<CsvColumn, string>> }[] {
-  const [header, ...rest] = parseCsvRecords(text);
-  if (!header) throw new CsvError(1, "empty file: expected a header line");
+export type TrainingCsvRow = { line: number; row: Partial<Record<CsvColumn, string>> };
+
+/**
+ * CSV text → rows keyed by column name (empty cells left out), and every row that cannot be read (its line and
+ * why). A header problem is the only error: no row can be read without it.
+ */
+export function readTrainingCsv(text: string): { rows: TrainingCsvRow[]; errors: CsvError[] } {
+  let records: ReturnType<typeof parseCsvRecords>;
+  try {
+    records = parseCsvRecords(text);
+  } catch (err) {
+    if (err instanceof CsvError) return { rows: [], errors: [err] };
+    throw err;
+  }
+  const [header, ...rest] = records;
+  const fail = (message: string) => ({ rows: [], errors: [new CsvError(1, message)] });
+  if (!header) return fail("empty file: expected a header line");
   const columns = header.fields.map((h) => h.trim().toLowerCase());
   for (const c of columns)
-    if (!(CSV_COLUMNS as readonly string[]).includes(c)) throw new CsvError(1, `unknown column "${c.slice(0, 40)}"`);
-  for (const r of REQUIRED) if (!columns.includes(r)) throw new CsvError(1, `missing column ${r}`);
-  if (new Set(columns).size !== columns.length) throw new CsvError(1, "a column is named twice");
-  if (rest.length > MAX_CSV_ROWS) throw new CsvError(1, `more than ${MAX_CSV_ROWS} rows`);
-  return rest.map(({ line, fields }) => {
-    if (fields.length !== columns.length)
-      throw new CsvError(line, `${fields.length} fields, the header has ${columns.length}`);
+    if (!(CSV_COLUMNS as readonly string[]).includes(c)) return fail(`unknown column "${c.slice(0, 40)}"`);
+  for (const r of REQUIRED) if (!columns.includes(r)) return fail(`missing column ${r}`);
+  if (new Set(columns).size !== columns.length) return fail("a column is named twice");
+  if (rest.length > MAX_CSV_ROWS) return fail(`more than ${MAX_CSV_ROWS} rows`);
+  const rows: TrainingCsvRow[] = [];
+  const errors: CsvError[] = [];
+  for (const { line, fields } of rest) {
+    if (fields.length !== columns.length) {
+      errors.push(new CsvError(line, `${fields.length} fields, the header has ${columns.length}`));
+      continue;
+    }
     const row: Partial<Record<CsvColumn, string>> = {};
     columns.forEach((c, i) => {
       const v = fields[i]!.trim();
       if (v !== "") row[c as CsvColumn] = v;
     });
-    return { line, row };
-  });
+    rows.push({ line, row });
+  }
+  return { rows, errors };
+}
+
+/** CSV text → rows keyed by column name (empty cells left out); throws the first problem. */
+export function parseTrainingCsv(text: string): TrainingCsvRow[] {
+  const { rows, errors } = readTrainingCsv(text);
+  if (errors[0]) throw errors[0];
+  return rows;
 }

@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isServiceError } from "../errors.js";
+import { checkRosterCsv, recordsFromCsv } from "./training.js";
 import { CsvError, parseCsvRecords, parseTrainingCsv } from "./training-csv.js";
 import { trainingSummary } from "./training-status.js";
 
@@ -40,6 +42,39 @@ describe("training roster CSV", () => {
       ),
     );
     expect(parseCsvRecords("a,b\n\n")).toEqual([{ line: 1, fields: ["a", "b"] }]);
+  });
+});
+
+describe("roster CSV check", () => {
+  const text = [
+    "member_id,name,role,hired_on,completed_on",
+    "e1,Ann,MA,2024-02-30,",
+    "e2,Bo,MA,2024-01-01",
+    "e3,Cy,MA,2024-01-01,2024-06-01",
+    "e4,Di,MA,2024-01-01,June",
+  ].join("\n");
+
+  it("lists every row's problem with its line (the rows' own, then their fields') and keeps only good rows", () => {
+    const checked = checkRosterCsv(text);
+    expect(checked.problems).toEqual([
+      { line: 3, field: null, message: "4 fields, the header has 5" },
+      { line: 2, field: "hired_on", message: "not a date on the calendar" },
+      { line: 5, field: "completed_on", message: "a date as YYYY-MM-DD" },
+    ]);
+    expect(checked.rows).toBe(4);
+    expect(checked.records.members.map((m) => m.member_id)).toEqual(["e3"]);
+    expect(checked.records.completions).toHaveLength(1);
+  });
+
+  it("answers the API's 400 with the first problem, as before", () => {
+    try {
+      recordsFromCsv(text);
+      expect.unreachable();
+    } catch (err) {
+      expect(isServiceError(err) && err.code).toBe("invalid_body");
+      expect((err as Error).message).toBe("CSV line 3: 4 fields, the header has 5");
+    }
+    expect(() => recordsFromCsv("member_id,name,role,hired_on\ne1,A,B,2024-01-01\n")).not.toThrow();
   });
 });
 

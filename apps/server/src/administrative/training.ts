@@ -5,7 +5,7 @@ import { ServiceError } from "../errors.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { iso } from "../services/deps.js";
 import { CalendarDateSchema, dateOf } from "./calendar-date.js";
-import { CsvError, parseTrainingCsv } from "./training-csv.js";
+import { readTrainingCsv } from "./training-csv.js";
 import { trainingSummary } from "./training-status.js";
 
 const MemberId = z
@@ -44,18 +44,27 @@ export const TrainingRecordsInputSchema = z
   .refine((r) => r.members.length + r.completions.length > 0, { message: "send members or completions" });
 export type TrainingRecords = z.output<typeof TrainingRecordsInputSchema>;
 
-/** The CSV upload as the JSON records: each row a member, and a completion when it has completed_on. */
-export function recordsFromCsv(text: string): Pick<TrainingRecords, "members" | "completions"> {
-  let rows: ReturnType<typeof parseTrainingCsv>;
-  try {
-    rows = parseTrainingCsv(text);
-  } catch (err) {
-    if (err instanceof CsvError) throw new ServiceError("invalid_body", `CSV ${err.message}`, { line: err.line });
-    throw err;
-  }
+/** A roster CSV row that cannot be taken, by line (`field` when one field is at fault). */
+export interface RosterRowProblem {
+  readonly line: number;
+  readonly field: string | null;
+  readonly message: string;
+}
+
+/**
+ * The CSV upload as the JSON records: each row a member, and a completion when it has completed_on; with every row
+ * that cannot be taken (the rows' own problems, then their fields'). Rows with a problem are left out of the records.
+ */
+export function checkRosterCsv(text: string): {
+  records: Pick<TrainingRecords, "members" | "completions">;
+  rows: number;
+  problems: RosterRowProblem[];
+} {
+  const read = readTrainingCsv(text);
+  const problems: RosterRowProblem[] = read.errors.map((e) => ({ line: e.line, field: null, message: e.reason }));
   const members = new Map<string, z.output<typeof MemberSchema>>();
   const completions: z.output<typeof CompletionSchema>[] = [];
-  for (const { line, row } of rows) {
+  for (const { line, row } of read.rows) {
     const member = MemberSchema.safeParse({
       member_id: row.member_id,
       name: row.name,
@@ -63,27 +72,51 @@ export function recordsFromCsv(text: string): Pick<TrainingRecords, "members" | 
       hired_on: row.hired_on,
       terminated_on: row.terminated_on ?? null,
     });
-    if (!member.success) throw csvFieldError(line, member.error);
-    members.set(member.data.member_id, member.data);
+    if (!member.success) {
+      problems.push(fieldProblem(line, member.error));
+      continue;
+    }
+    let completion: z.output<typeof CompletionSchema> | null = null;
     if (row.completed_on || row.course) {
       const c = CompletionSchema.safeParse({
         member_id: row.member_id,
         course: row.course,
         completed_on: row.completed_on,
       });
-      if (!c.success) throw csvFieldError(line, c.error);
-      completions.push(c.data);
+      if (!c.success) {
+        problems.push(fieldProblem(line, c.error));
+        continue;
+      }
+      completion = c.data;
     }
+    members.set(member.data.member_id, member.data);
+    if (completion) completions.push(completion);
   }
-  return { members: [...members.values()], completions };
+  return {
+    records: { members: [...members.values()], completions },
+    rows: read.rows.length + read.errors.filter((e) => e.line > 1).length,
+    problems,
+  };
 }
 
-function csvFieldError(line: number, error: z.ZodError): ServiceError {
+/** The CSV upload as the JSON records; the first problem is a 400 naming its line. */
+export function recordsFromCsv(text: string): Pick<TrainingRecords, "members" | "completions"> {
+  const { records, problems } = checkRosterCsv(text);
+  const first = problems[0];
+  if (first)
+    throw new ServiceError(
+      "invalid_body",
+      first.field === null
+        ? `CSV line ${first.line}: ${first.message}`
+        : `CSV line ${first.line}: ${first.field}: ${first.message}`,
+      first.field === null ? { line: first.line } : { line: first.line, field: first.field },
+    );
+  return records;
+}
+
+function fieldProblem(line: number, error: z.ZodError): RosterRowProblem {
   const issue = error.issues[0]!;
-  return new ServiceError("invalid_body", `CSV line ${line}: ${issue.path.join(".")}: ${issue.message}`, {
-    line,
-    field: issue.path.join("."),
-  });
+  return { line, field: issue.path.join("."), message: issue.message };
 }
 
 /**

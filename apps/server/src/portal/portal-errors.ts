@@ -11,7 +11,8 @@ export type PortalErrorCode =
   | "not_found"
   | "csrf_failed"
   | "plan_required"
-  | "insufficient_credits";
+  | "insufficient_credits"
+  | "payload_too_large";
 
 /** HTTP status of each code when a page answers it. */
 export const PORTAL_ERROR_STATUS: Record<PortalErrorCode, number> = {
@@ -28,6 +29,7 @@ export const PORTAL_ERROR_STATUS: Record<PortalErrorCode, number> = {
   // As the API answers them: Group A needs a Professional or Enterprise plan (403); a short balance is 402.
   plan_required: 403,
   insufficient_credits: 402,
+  payload_too_large: 413,
 };
 
 export class PortalError extends Error {

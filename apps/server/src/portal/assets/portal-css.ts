@@ -6,7 +6,7 @@ export const PORTAL_CSS = `
 * { box-sizing: border-box; }
 body { margin: 0; line-height: 1.5; }
 a { color: var(--brand-dark); }
-a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible {
   outline: 3px solid #84adff; outline-offset: 2px; }
 h1 { font-size: 1.6rem; margin: 0 0 0.75rem; }
 h2 { font-size: 1.1rem; margin: 0 0 0.75rem; }
@@ -93,6 +93,14 @@ body.public { display: grid; place-items: start center; padding: 4rem 1rem; }
 .auth-card { background: #fff; border: 1px solid var(--line); border-radius: 0.75rem; padding: 2rem 2.25rem; width: min(28rem, 100%);
   max-width: none; box-shadow: 0 1px 3px rgba(16,24,40,0.06); }
 .auth-card .brand { margin: 0 0 1.25rem; }
+.record-form { display: flex; flex-direction: column; gap: 0.6rem; }
+.record-form label { display: flex; flex-direction: column; font-size: 0.85rem; color: var(--muted); gap: 0.2rem; }
+.record-form label span { color: var(--ink); font-size: 0.95rem; }
+.record-form .row { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; }
+.record-form fieldset { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.6rem 0.9rem 0.9rem; margin: 0; }
+.record-form legend { font-weight: 600; padding: 0 0.3rem; }
+.record-form button { align-self: flex-start; }
+textarea { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid #98a2b3; border-radius: 0.4rem; background: #fff; color: var(--ink); }
 .stack { display: flex; flex-direction: column; gap: 0.35rem; }
 .stack label { font-weight: 600; font-size: 0.9rem; margin-top: 0.5rem; }
 .stack button { margin-top: 1rem; }

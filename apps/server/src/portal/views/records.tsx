@@ -2,6 +2,7 @@ import type { BusinessAssociates } from "../../administrative/business-associate
 import type { IncidentView } from "../../administrative/incident-schema.js";
 import type { PolicyList } from "../../administrative/policies/policy-documents.js";
 import type { TrainingStatus } from "../../administrative/training.js";
+import { can, PortalRoleSchema } from "../roles.js";
 import { PortalPage, type Viewer } from "./layout.js";
 import { Pill } from "./pill.js";
 import { PoliciesSection, type PolicyChanges } from "./policies-section.js";
@@ -25,10 +26,20 @@ export function RecordsPage({
   policyChanges: PolicyChanges;
 }) {
   const npi = viewer.npi!;
+  // Owners and managers keep the records (incidents, roster, business associates); viewers only read.
+  const role = PortalRoleSchema.safeParse(viewer.role);
+  const canEdit = role.success && can(role.data, "change_records");
   return (
     <PortalPage title={`Records · ${practiceName}`} viewer={viewer} active="records">
       <section class="card">
         <h2>Incidents and the notification clock</h2>
+        {canEdit && (
+          <p>
+            <a class="button" href={`/portal/practices/${npi}/incidents/new`}>
+              Record an incident
+            </a>
+          </p>
+        )}
         {incidents.length === 0 ? (
           <p class="muted">No incidents recorded.</p>
         ) : (
@@ -45,7 +56,7 @@ export function RecordsPage({
               {incidents.map((i) => (
                 <tr>
                   <td>
-                    {i.title}
+                    {canEdit ? <a href={`/portal/practices/${npi}/incidents/${i.id}`}>{i.title}</a> : i.title}
                     <span class="muted small"> · {i.status}</span>
                   </td>
                   <td>{i.discovered_on}</td>
@@ -83,6 +94,11 @@ export function RecordsPage({
               </p>
             </>
           )}
+          {canEdit && (
+            <p>
+              <a href={`/portal/practices/${npi}/training/roster`}>Upload the training roster</a>
+            </p>
+          )}
         </div>
         <div class="card">
           <h2>Business associates</h2>
@@ -98,6 +114,11 @@ export function RecordsPage({
                 expired, {associates.summary.expiring} expiring
               </p>
             </>
+          )}
+          {canEdit && (
+            <p>
+              <a href={`/portal/practices/${npi}/business-associates/new`}>Add a business associate</a>
+            </p>
           )}
         </div>
       </section>
@@ -145,7 +166,13 @@ export function RecordsPage({
             <tbody>
               {associates.business_associates.map((b) => (
                 <tr>
-                  <td>{b.name}</td>
+                  <td>
+                    {canEdit ? (
+                      <a href={`/portal/practices/${npi}/business-associates/${b.vendor_id}`}>{b.name}</a>
+                    ) : (
+                      b.name
+                    )}
+                  </td>
                   <td>{b.services.join(", ")}</td>
                   <td>{b.phi_access ? "yes" : "no"}</td>
                   <td>

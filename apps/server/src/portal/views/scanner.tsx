@@ -1,6 +1,9 @@
 import type { AgentView, DeployTokenResponse } from "@hcs/protocol";
 import { CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
 
+/** An ISO instant to the minute, as the page shows times ("2026-11-24 11:05"; UTC, said in the heading). */
+const minuteOf = (at: string) => at.slice(0, 16).replace("T", " ");
+
 /** A command with a copy button (the button only appears with script; the text can always be selected). */
 function Command({ id, text }: { id: string; text: string }) {
   return (
@@ -22,6 +25,7 @@ export function ScannerPage({
   canManage,
   issued,
   agents,
+  lastScans,
   notice,
 }: {
   viewer: Viewer;
@@ -29,6 +33,8 @@ export function ScannerPage({
   canManage: boolean;
   issued: DeployTokenResponse | null;
   agents: readonly AgentView[];
+  /** When each agent last uploaded a scan, by agent id (absent: never). */
+  lastScans: ReadonlyMap<string, string>;
   notice?: string;
 }) {
   const npi = viewer.npi!;
@@ -72,6 +78,7 @@ export function ScannerPage({
       </section>
       <section class="card">
         <h2>Registered scanners</h2>
+        {agents.length > 0 && <p class="muted small">Times are UTC. Last scan: when this server last received one.</p>}
         {agents.length === 0 ? (
           <p class="muted">No scanner has registered yet.</p>
         ) : (
@@ -82,6 +89,7 @@ export function ScannerPage({
                 <th scope="col">Platform</th>
                 <th scope="col">Registered</th>
                 <th scope="col">Last seen</th>
+                <th scope="col">Last scan</th>
                 <th scope="col">State</th>
                 <th scope="col">
                   <span class="visually-hidden">Action</span>
@@ -94,7 +102,8 @@ export function ScannerPage({
                   <td>{a.hostname}</td>
                   <td>{a.platform}</td>
                   <td>{a.registered_at.slice(0, 10)}</td>
-                  <td>{a.last_seen_at ? a.last_seen_at.slice(0, 16).replace("T", " ") : "never"}</td>
+                  <td>{a.last_seen_at ? minuteOf(a.last_seen_at) : "never"}</td>
+                  <td>{lastScans.has(a.agent_id) ? minuteOf(lastScans.get(a.agent_id)!) : "never"}</td>
                   <td>
                     {a.revoked_at ? (
                       <span class="pill pill-none">revoked</span>

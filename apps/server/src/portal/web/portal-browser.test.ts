@@ -223,6 +223,48 @@ describe.skipIf(!hasChromium)("the portal in Chromium", () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it("records: an incident recorded with its clock, the roster uploaded as a file, a business associate added", async () => {
+    await page.goto(`${lab.server.url}/portal/practices/${npi}/records`);
+    await checkPage(page, "13-records");
+    await page.click("text=Record an incident");
+    await page.waitForURL("**/incidents/new");
+    await checkPage(page, "14-incident-new");
+    await page.fill("input[name=title]", "Front desk laptop stolen");
+    await page.selectOption("select[name=category]", "theft");
+    await page.check("input[name=phi_involved][value=yes]");
+    await page.fill("input[name=individuals_affected]", "3");
+    await page.check("input[name=data_type_clinical]");
+    await page.selectOption("select[name=recipient]", "unknown");
+    await page.selectOption("select[name=acquired_or_viewed]", "unknown");
+    await page.selectOption("select[name=mitigation]", "none");
+    await page.click("text=Record incident");
+    await page.waitForURL(/\/incidents\/inc_[0-9a-f]{16}\?saved=1$/);
+    expect(await textOf(page.locator("main strong"))).toBe("Breach");
+    await checkPage(page, "15-incident-clock");
+
+    await page.goto(`${lab.server.url}/portal/practices/${npi}/records`);
+    await page.click("text=Upload the training roster");
+    await page.waitForURL("**/training/roster");
+    await page.setInputFiles("#roster", {
+      name: "roster.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("member_id,name,role,hired_on\ne1,Avery Front,Front desk,2024-01-10\n"),
+    });
+    await page.click("button:has-text('Upload roster')");
+    expect(await textOf(page.locator(".notice-ok"))).toContain("Stored 1 person and 0 completions from 1 row");
+    await checkPage(page, "16-training-roster");
+
+    await page.goto(`${lab.server.url}/portal/practices/${npi}/records`);
+    await page.click("text=Add a business associate");
+    await page.fill("input[name=name]", "Acme Billing");
+    await page.selectOption("select[name=baa_status]", "signed");
+    await page.fill("input[name=signed_on]", "2026-01-15");
+    await page.click("button:has-text('Add business associate')");
+    await page.waitForURL("**/business-associates/acme-billing?saved=1");
+    await checkPage(page, "17-business-associate");
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it("refuses a form whose CSRF token was removed", async () => {
     await page.goto(`${lab.server.url}/portal/practices/${npi}/scanner`);
     const before = await lab.server.deps.store.db.selectFrom("deploy_tokens").select("id").execute();

@@ -10,6 +10,8 @@ import { isPortalError, PORTAL_ERROR_STATUS } from "../portal-errors.js";
 import { MessagePage } from "../views/auth-pages.js";
 import { mountAuditRoutes } from "./audit-routes.js";
 import { mountAuthRoutes } from "./auth-routes.js";
+import { mountBusinessAssociateRoutes } from "./business-associate-routes.js";
+import { mountIncidentRoutes } from "./incident-routes.js";
 import { mountPolicyRoutes } from "./policy-routes.js";
 import { mountPracticeRoutes } from "./practice-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
@@ -19,6 +21,7 @@ import { mountRiskAssessmentRoutes } from "./risk-assessment-routes.js";
 import { setSecurityHeaders } from "./security-headers.js";
 import { mountSettingsRoutes } from "./settings-routes.js";
 import { SignInThrottle } from "./sign-in-throttle.js";
+import { mountTrainingRoutes } from "./training-routes.js";
 
 /** Sign-in attempts per client address and minute, per process (the per-user lock-out is separate). */
 const SIGN_INS_PER_MINUTE = 20;
@@ -76,6 +79,9 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
   mountSettingsRoutes(router, deps);
+  mountIncidentRoutes(router, deps);
+  mountTrainingRoutes(router, deps);
+  mountBusinessAssociateRoutes(router, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();
 

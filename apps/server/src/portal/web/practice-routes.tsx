@@ -5,6 +5,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
 import type { HcsState } from "../../http/state.js";
 import { installFromThisServer } from "../../routes/group-b/network.js";
+import { lastScanByAgent } from "../../services/agent-last-scans.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
 import { findingsPage } from "../../services/findings-page.js";
@@ -107,7 +108,10 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
     issued: Parameters<typeof ScannerPage>[0]["issued"],
     notice?: string,
   ) => {
-    const agents = await listAgents(deps, { by: "account", accountId: signedIn.session.user.accountId }, { npi });
+    const [agents, lastScans] = await Promise.all([
+      listAgents(deps, { by: "account", accountId: signedIn.session.user.accountId }, { npi }),
+      lastScanByAgent(deps, npi),
+    ]);
     return (
       <ScannerPage
         viewer={await viewerOf(deps, signedIn, npi)}
@@ -115,6 +119,7 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
         canManage={can(signedIn.session.user.role, "manage_scanners")}
         issued={issued}
         agents={agents}
+        lastScans={lastScans}
         {...(notice ? { notice } : {})}
       />
     );
