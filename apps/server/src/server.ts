@@ -11,7 +11,6 @@ import type { Logger } from "pino";
 import { externalScanVendorGrades } from "./administrative/vendor-grades.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
-import { createAuditAnchoring } from "./audit/anchor/anchor-loop.js";
 import { auditLogOrigin, signCheckpoint } from "./audit/checkpoint-schedule.js";
 import { loadLogKey } from "./audit/log-key.js";
 import { AuditSequencerLoop } from "./audit/sequencer.js";
@@ -129,8 +128,14 @@ export async function startServer(config: Config, logger: Logger, options: Start
   const metrics = createMetrics();
   registerStoreGauges(metrics, () => store.poolStats());
   // Checkpoints are anchored on an EVM chain only when configured (HCS_ANCHOR_*); the log works the same without.
+  // Loaded only then: the chain client (viem) is ~15 MiB of resident memory a server without anchoring never uses.
   const anchoring = config.anchor
-    ? createAuditAnchoring(config.anchor, { store, logger, now, registry: metrics.registry })
+    ? (await import("./audit/anchor/anchor-loop.js")).createAuditAnchoring(config.anchor, {
+        store,
+        logger,
+        now,
+        registry: metrics.registry,
+      })
     : null;
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const scannerPackage = loadScannerPackage(config.scannerDir);

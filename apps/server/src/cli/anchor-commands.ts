@@ -1,9 +1,4 @@
 import type { Command } from "commander";
-import { formatEther } from "viem";
-import { AnchorChain } from "../audit/anchor/anchor-chain.js";
-import { deployAnchorContract } from "../audit/anchor/anchor-deploy.js";
-import { asAnchorError } from "../audit/anchor/anchor-errors.js";
-import { loadAnchorAccount } from "../audit/anchor/anchor-key.js";
 import { anchorSummary, unfinishedAnchors } from "../audit/anchor/anchor-records.js";
 import { type AnchorConfig, loadAnchorEndpoint } from "../config.js";
 import { openMigratedStore } from "../server.js";
@@ -27,6 +22,10 @@ export function registerAnchorCommands(auditCommand: Command, cli: CliEnv): void
     )
     .action(async () => {
       const endpoint = loadAnchorEndpoint(cli.env, cli.cwd);
+      const [{ deployAnchorContract }, { loadAnchorAccount }] = await Promise.all([
+        import("../audit/anchor/anchor-deploy.js"),
+        import("../audit/anchor/anchor-key.js"),
+      ]);
       const deployed = await deployAnchorContract(endpoint, loadAnchorAccount(endpoint.keyFile));
       printResult(cli, json(), {
         contract: deployed.address,
@@ -94,8 +93,17 @@ export function registerAnchorCommands(auditCommand: Command, cli: CliEnv): void
     });
 }
 
-/** The chain as the operator's node sees it; a node that cannot be reached is reported, not thrown. */
+/**
+ * The chain as the operator's node sees it; a node that cannot be reached is reported, not thrown. The chain client
+ * (viem) is loaded here, not when `hcs-server` starts: most commands, `serve` among them, never need it.
+ */
 async function chainStatus(anchor: AnchorConfig) {
+  const [{ formatEther }, { AnchorChain }, { asAnchorError }, { loadAnchorAccount }] = await Promise.all([
+    import("viem"),
+    import("../audit/anchor/anchor-chain.js"),
+    import("../audit/anchor/anchor-errors.js"),
+    import("../audit/anchor/anchor-key.js"),
+  ]);
   const account = loadAnchorAccount(anchor.keyFile);
   const chain = new AnchorChain({ rpcUrl: anchor.rpcUrl, chainId: anchor.chainId, contract: anchor.contract }, account);
   const base = { chain_id: anchor.chainId, contract: anchor.contract, account: account.address };

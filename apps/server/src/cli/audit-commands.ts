@@ -2,13 +2,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AuditProofBundle, type NoteVerifierKey, parseVerifierKey, verifyAuditProof } from "@hcs/protocol";
 import type { Command } from "commander";
-import { verifyAnchors, verifyBundleAnchor } from "../audit/anchor-verify.js";
 import { auditLogOrigin } from "../audit/checkpoint-schedule.js";
 import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "../audit/log-key.js";
 import { verifyAuditLog } from "../audit/verify-log.js";
 import { openMigratedStore } from "../server.js";
 import { registerAnchorCommands } from "./anchor-commands.js";
 import { type CliEnv, configFrom, printResult } from "./context.js";
+
+/** The chain client (viem) is loaded only by the commands that talk to a chain, not by every `hcs-server` start. */
+const anchorVerify = () => import("../audit/anchor-verify.js");
 
 /**
  * Exit codes of the verify commands, apart from the CLI's usual 0/1/2: an auditor's script must tell "the log (or
@@ -79,7 +81,7 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
         const key = trustedKey(cli, o.verifierKey, first?.note.split("\n")[0]);
         const v = await verifyAuditLog(store, key, nodeEd25519Verify, { onProgress: progress });
         if (progress) process.stderr.write("\n");
-        const anchors = o.rpcUrl ? await verifyAnchors(store, o.rpcUrl) : null;
+        const anchors = o.rpcUrl ? await (await anchorVerify()).verifyAnchors(store, o.rpcUrl) : null;
         const ok = v.ok && !anchors?.firstMismatch;
         printResult(cli, json(), {
           verified: ok,
@@ -143,7 +145,9 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
         return;
       }
       const { checkpoint } = bundle as AuditProofBundle;
-      const onChain = o.rpcUrl ? await verifyBundleAnchor(checkpoint.anchor, checkpoint, o.rpcUrl) : null;
+      const onChain = o.rpcUrl
+        ? await (await anchorVerify()).verifyBundleAnchor(checkpoint.anchor, checkpoint, o.rpcUrl)
+        : null;
       const anchored =
         checkpoint.anchor?.state !== "finalized"
           ? "not anchored (yet)"
