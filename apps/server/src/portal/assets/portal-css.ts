@@ -93,6 +93,7 @@ body.public { display: grid; place-items: start center; padding: 4rem 1rem; }
 .auth-card { background: #fff; border: 1px solid var(--line); border-radius: 0.75rem; padding: 2rem 2.25rem; width: min(28rem, 100%);
   max-width: none; box-shadow: 0 1px 3px rgba(16,24,40,0.06); }
 .auth-card .brand { margin: 0 0 1.25rem; }
+.page-footer { padding: 1rem 1.5rem; font-size: 0.85rem; color: var(--muted); }
 .stack { display: flex; flex-direction: column; gap: 0.35rem; }
 .stack label { font-weight: 600; font-size: 0.9rem; margin-top: 0.5rem; }
 .stack button { margin-top: 1rem; }

@@ -11,6 +11,7 @@ import { MessagePage } from "../views/auth-pages.js";
 import { mountAuditRoutes } from "./audit-routes.js";
 import { mountAuthRoutes } from "./auth-routes.js";
 import { mountPracticeRoutes } from "./practice-routes.js";
+import { mountPrivacyRoutes } from "./privacy-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
 import { mountReportsRoutes } from "./reports-routes.js";
 import { sendPage } from "./responses.js";
@@ -72,6 +73,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
   mountSettingsRoutes(router, deps);
+  mountPrivacyRoutes(router, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();
 
