@@ -3,8 +3,8 @@ import { PublicPage } from "./layout.js";
 
 /**
  * The portal's privacy notice: what the portal keeps about the people who sign in and which cookies it sets. Every
- * statement here is a fact of the code (docs/portal.md); change them together. HCS is its customers' business
- * associate, not a covered entity, so this is a privacy policy, not a HIPAA Notice of Privacy Practices: patients
+ * statement here is a fact of the code (docs/portal.md); change them together. HCS serves covered entities and
+ * is not one (it has no patients), so this is a privacy policy, not a HIPAA Notice of Privacy Practices: patients
  * find that on their practice's own website.
  */
 export function PrivacyPage({ idleMinutes }: { idleMinutes: number }) {
@@ -12,8 +12,8 @@ export function PrivacyPage({ idleMinutes }: { idleMinutes: number }) {
     <PublicPage title="Privacy">
       <p>
         This portal shows a practice's staff the compliance results of their own practices. It is run by the operator of
-        this HCS service for its customers, as their business associate under HIPAA. The Notice of Privacy Practices for
-        patients is published by each practice, not here.
+        this HCS service for its customers. The Notice of Privacy Practices for patients is published by each practice,
+        not here.
       </p>
       <h2>What the portal keeps about you</h2>
       <ul>
@@ -24,8 +24,7 @@ export function PrivacyPage({ idleMinutes }: { idleMinutes: number }) {
         </li>
         <li>Failed sign-ins in a row and a lock-out time, to stop password guessing.</li>
         <li>
-          An audit event for every sign-in attempt and every change, naming you; the network address of the request is
-          kept beside it, apart from the tamper-evident record, so that it can be deleted.
+          An audit event, naming you, for every sign-in attempt and every change you make, in a tamper-evident log.
         </li>
       </ul>
       <h2>Cookies</h2>

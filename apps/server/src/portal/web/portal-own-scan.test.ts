@@ -201,7 +201,7 @@ describe("the portal scanned by its own external scan", () => {
   });
 
   it("gets an A from the scoring the API uses; the one finding above info is the NPP a covered entity owes", () => {
-    // HCS is its customers' business associate, not a covered entity: it has no Notice of Privacy Practices of its
+    // HCS serves covered entities and is not one (it has no patients): it has no Notice of Privacy Practices of its
     // own to post (45 CFR 164.520 binds covered entities). The portal links its privacy policy, and the scan,
     // which cannot know whose site it reads, asks for the NPP as it asks every clinic. Anything else fails here.
     expect(result.findings.filter((f) => f.severity !== "info").map((f) => [f.check_id, f.severity])).toEqual([
