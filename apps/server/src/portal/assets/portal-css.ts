@@ -101,6 +101,7 @@ body.public { display: grid; place-items: start center; padding: 4rem 1rem; }
 .record-form legend { font-weight: 600; padding: 0 0.3rem; }
 .record-form button { align-self: flex-start; }
 textarea { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid #98a2b3; border-radius: 0.4rem; background: #fff; color: var(--ink); }
+.page-footer { padding: 1rem 1.5rem; font-size: 0.85rem; color: var(--muted); }
 .stack { display: flex; flex-direction: column; gap: 0.35rem; }
 .stack label { font-weight: 600; font-size: 0.9rem; margin-top: 0.5rem; }
 .stack button { margin-top: 1rem; }

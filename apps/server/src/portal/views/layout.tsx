@@ -48,6 +48,13 @@ function Head({ title }: { title: string }) {
   );
 }
 
+/** Every page's footer: the privacy notice, reachable signed in or not. */
+const Footer = () => (
+  <footer class="page-footer">
+    <a href="/portal/privacy">Privacy</a>
+  </footer>
+);
+
 /** A page for someone not (fully) signed in: a centred card. */
 export function PublicPage({ title, children }: { title: string; children: ComponentChildren }) {
   return (
@@ -64,6 +71,7 @@ export function PublicPage({ title, children }: { title: string; children: Compo
           <h1>{title}</h1>
           {children}
         </main>
+        <Footer />
       </body>
     </html>
   );
@@ -141,6 +149,7 @@ export function PortalPage({
             {children}
           </main>
         </div>
+        <Footer />
       </body>
     </html>
   );

@@ -10,6 +10,7 @@ import { PortalClient } from "../../test-support/portal-client.js";
 import { invitedAndSignedIn, PORTAL_TEST_PASSWORD } from "../../test-support/portal-sign-in.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 import { totpCodeAt } from "../totp.js";
+import { PORTAL_CSP } from "./security-headers.js";
 
 const PASSWORD = PORTAL_TEST_PASSWORD;
 const NPI = "1234567893";
@@ -45,6 +46,20 @@ describe("the customer portal over HTTPS", () => {
     expect(missing.headers["x-frame-options"]).toBe("DENY");
   });
 
+  it("links its privacy notice from every page; the notice is public and names the cookies and the idle log-off", async () => {
+    const signIn = await t.request("/portal/sign-in");
+    expect(signIn.text).toContain('<footer class="page-footer"><a href="/portal/privacy">Privacy</a></footer>');
+    // No cookie sent: readable before signing in (the scan, like any visitor, reads it so).
+    const privacy = await t.request("/portal/privacy");
+    expect(privacy.status).toBe(200);
+    expect(privacy.headers["content-security-policy"]).toBe(PORTAL_CSP);
+    expect(privacy.headers["cache-control"]).toBe("no-store");
+    expect(privacy.text).toContain("<h1>Privacy</h1>");
+    for (const cookie of ["__Host-hcs_pre", "__Host-hcs_session"]) expect(privacy.text).toContain(cookie);
+    expect(privacy.text).toContain("signed out after 15 minutes without activity");
+    expect(privacy.headers["set-cookie"]).toBeUndefined();
+  });
+
   it("refuses a form without its CSRF token, or with another session's", async () => {
     const browser = new PortalClient(t);
     await browser.get("/portal/sign-in");
@@ -64,6 +79,7 @@ describe("the customer portal over HTTPS", () => {
     // The account name is escaped by the template library, never interpreted.
     expect(dashboard.text).toContain("Sunrise &lt;Clinic> &amp; Co");
     expect(dashboard.text).not.toContain("<Clinic>");
+    expect(dashboard.text).toContain('<a href="/portal/privacy">Privacy</a>');
 
     const forged = await browser.post(`/portal/practices/${NPI}/scanner/deploy-token`, { max_uses: "1" }, false);
     expect(forged.status).toBe(403);

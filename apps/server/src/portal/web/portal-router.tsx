@@ -14,6 +14,7 @@ import { mountBusinessAssociateRoutes } from "./business-associate-routes.js";
 import { mountIncidentRoutes } from "./incident-routes.js";
 import { mountPolicyRoutes } from "./policy-routes.js";
 import { mountPracticeRoutes } from "./practice-routes.js";
+import { mountPrivacyRoutes } from "./privacy-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
 import { mountReportsRoutes } from "./reports-routes.js";
 import { sendPage } from "./responses.js";
@@ -82,6 +83,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountIncidentRoutes(router, deps);
   mountTrainingRoutes(router, deps);
   mountBusinessAssociateRoutes(router, deps);
+  mountPrivacyRoutes(router, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();
 
