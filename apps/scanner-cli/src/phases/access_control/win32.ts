@@ -46,7 +46,7 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
   const gaps = policyRead ? auditPolicyGaps(policyRead) : null;
   const gapFinding = gaps ? auditPolicyFinding(gaps) : null;
   if (gapFinding) findings.push(gapFinding);
-  // How much of that the Security, Application and System logs keep (wevtutil gl needs no elevation for these).
+  // How much of that the Security, Application and System logs keep; a log wevtutil will not show is named, not judged.
   const eventLogs = await readEventLogs(host, signal);
   const logFinding = eventLogFinding(eventLogShortfalls(eventLogs.read));
   if (logFinding) findings.push(logFinding);

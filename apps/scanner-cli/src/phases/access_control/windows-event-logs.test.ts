@@ -59,6 +59,11 @@ describe("Windows event logs (wevtutil gl)", () => {
       security.replace("name: Security", "name: System").replace("enabled: true", "enabled: false"),
     )!;
     expect(eventLogShortfalls([disabled])[0]).toMatchObject({ log: "System", problem: "disabled" });
+    // Asked as `gl security`, wevtutil answers `name: security`: still the Security log.
+    const lower = parseWevtutilGl(security.replace("name: Security", "name: security"))!;
+    expect(eventLogShortfalls([lower])[0]).toMatchObject({ log: "Security", problem: "too_small" });
+    // A log outside the baseline is not judged.
+    expect(eventLogShortfalls([parseWevtutilGl(security.replace("name: Security", "name: Setup"))!])).toEqual([]);
   });
 
   it("does not read an error or translated property names", () => {

@@ -72,10 +72,12 @@ export interface EventLogShortfall {
 export function eventLogShortfalls(logs: readonly EventLogConfig[]): EventLogShortfall[] {
   const out: EventLogShortfall[] = [];
   for (const log of logs) {
-    const baselineKb = EVENT_LOG_BASELINE_KB[log.name];
-    if (baselineKb === undefined) continue;
+    // wevtutil echoes the name as it was asked for (`gl security` prints `name: security`).
+    const name = Object.keys(EVENT_LOG_BASELINE_KB).find((n) => n.toLowerCase() === log.name.toLowerCase());
+    if (name === undefined) continue;
+    const baselineKb = EVENT_LOG_BASELINE_KB[name]!;
     const maxSizeKb = Math.floor(log.maxSizeBytes / 1024);
-    const common = { log: log.name, maxSizeKb, baselineKb, whenFull: whenFull(log) };
+    const common = { log: name, maxSizeKb, baselineKb, whenFull: whenFull(log) };
     if (!log.enabled) out.push({ ...common, problem: "disabled" });
     else if (!log.autoBackup && maxSizeKb < baselineKb) out.push({ ...common, problem: "too_small" });
   }
