@@ -195,7 +195,7 @@ describe("platform specifics", () => {
     expect(mfa.findings.map((f) => f.id)).toEqual(["mfa.no_mfa_for_logins"]);
   });
 
-  it("macOS access control: admins less root, guest off, the stock 4-character policy, screen lock off", async () => {
+  it("macOS access control: admins less root, guest off, the stock 4-character policy, screen lock off, no OpenBSM", async () => {
     const access = await phaseOn(darwinPersona(), "access_control");
     expect(access.facts).toMatchObject({
       admins: ["williamj"],
@@ -209,7 +209,11 @@ describe("platform specifics", () => {
       ["access_control.weak_password_policy", "medium", ["164.312(a)(2)(i)"]],
       ["access_control.no_account_lockout", "low", ["164.312(a)(2)(i)"]],
       ["access_control.screen_lock_off", "medium", ["164.312(a)(2)(iii)"]],
+      // macOS 14 ships without /etc/security/audit_control.
+      ["access_control.openbsm_not_configured", "low", ["164.312(b)"]],
     ]);
+    // Not run as root: systemsetup refuses to say whether network time is on.
+    expect(access.facts.not_assessed).toMatchObject({ audit_time_sync: expect.stringMatching(/administrator/) });
   });
 
   it("Linux audit controls (164.312(b)): a volatile journal without syslog and no auditd; the clock is synchronised", async () => {
@@ -262,8 +266,14 @@ describe("platform specifics", () => {
     expect(access.findings.map((f) => f.id)).toEqual([
       "access_control.weak_password_policy",
       "access_control.no_account_lockout",
+      "access_control.event_log_too_small",
       "access_control.clock_not_synchronised",
     ]);
+    expect(access.facts.event_logs).toEqual([
+      { name: "Security", enabled: true, max_size_kb: 20_480, when_full: "overwrite_oldest" },
+      { name: "Application", enabled: true, max_size_kb: 2_048, when_full: "overwrite_oldest" },
+    ]);
+    expect(access.facts.not_assessed).toMatchObject({ event_logs: expect.stringMatching(/^System: /) });
   });
 
   it("macOS backups: Time Machine to a network destination whose last backup is years old", async () => {

@@ -191,3 +191,16 @@ export function parseW32tmStatus(text: string): { synchronised: boolean; source:
   const localClock = source !== null && /^(Local CMOS Clock|Free-running System Clock)$/i.test(source);
   return { synchronised: leap !== "3" && !localClock, source };
 }
+
+/**
+ * `systemsetup -getusingnetworktime` (macOS): whether the clock is set from a time server ("Set time and date
+ * automatically"); on is the setting, not proof the last synchronisation worked. Without administrator rights it
+ * prints a refusal and still exits 0, so only the two answers count; null otherwise.
+ */
+export function parseSystemsetupNetworkTime(text: string): { networkTime: boolean } | null {
+  const m = /^Network Time:\s*(On|Off)\s*$/im.exec(text);
+  return m ? { networkTime: m[1]!.toLowerCase() === "on" } : null;
+}
+
+/** systemsetup's refusal without administrator rights (it exits 0 all the same). */
+export const SYSTEMSETUP_NEEDS_ADMIN = /You need administrator access/i;

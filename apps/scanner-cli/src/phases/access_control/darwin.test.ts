@@ -34,6 +34,8 @@ describe("macOS access control", () => {
       "access_control.automatic_login",
       "access_control.weak_password_policy",
       "access_control.no_account_lockout",
+      // No /etc/security/audit_control on this fake Mac, as macOS 14 and later ship.
+      "access_control.openbsm_not_configured",
     ]);
     expect(JSON.stringify(state)).not.toContain("front.desk");
     expect(state.facts.screen_lock).toEqual({ enabled: true, delay_seconds: 0 });

@@ -3,6 +3,7 @@ import type { ExecResult, Host } from "../../host/host.js";
 import { commandUnavailable, unusableOutput } from "../shared/command.js";
 import { defaultsBool, defaultsString, parseDefaultsDomain } from "../shared/defaults-read.js";
 import { type Reading, unparsed } from "../shared/unavailable.js";
+import { darwinAudit } from "./darwin-audit.js";
 import {
   type AccessControlState,
   automaticLoginFinding,
@@ -20,16 +21,17 @@ const PROFILE_HINT = "or enforce it with a configuration profile from your MDM";
 
 /**
  * Local administrators (dscl), guest account and automatic login (loginwindow preferences), password policy
- * (pwpolicy) and screen lock (sysadminctl). Each read degrades on its own: what could not be read is named in the
- * facts, never guessed.
+ * (pwpolicy), screen lock (sysadminctl) and the audit controls (OpenBSM, network time). Each read degrades on its
+ * own: what could not be read is named in the facts, never guessed.
  */
 export async function darwinAccessControl(host: Host, signal: AbortSignal): Promise<Reading<AccessControlState>> {
   const run = (command: string, args: string[]) => host.exec(command, args, { signal });
-  const [dscl, loginwindow, pwpolicy, screenLock] = await Promise.all([
+  const [dscl, loginwindow, pwpolicy, screenLock, audit] = await Promise.all([
     run("dscl", [".", "-read", "/Groups/admin", "GroupMembership"]),
     run("defaults", ["read", "/Library/Preferences/com.apple.loginwindow"]),
     run("pwpolicy", ["getaccountpolicies"]),
     run("sysadminctl", ["-screenLock", "status"]),
+    darwinAudit(host, signal),
   ]);
   const admins = readable(dscl) ? parseDsclGroupMembership(dscl.stdout) : null;
   if (admins === null) return commandUnavailable(dscl) ?? unparsed("dscl printed no admin group membership");
@@ -75,6 +77,7 @@ export async function darwinAccessControl(host: Host, signal: AbortSignal): Prom
         `Require the password immediately after the screen saver starts or the display sleeps (System Settings → Lock Screen), ${PROFILE_HINT}.`,
       ),
     );
+  findings.push(...audit.findings);
   const facts: JsonObject = {
     admins: humanAdmins,
     guest_enabled: guestEnabled,
@@ -82,6 +85,7 @@ export async function darwinAccessControl(host: Host, signal: AbortSignal): Prom
     password_min_length: policy?.minLength ?? null,
     lockout_after_failed_attempts: policy?.maxFailedAttempts ?? null,
     screen_lock: lock ? { enabled: lock.enabled, delay_seconds: lock.delaySeconds } : null,
+    ...audit.facts,
   };
   const missing = {
     loginwindow_unavailable: login ? null : why(loginwindow, "loginwindow preferences"),

@@ -6,6 +6,14 @@ import { clockNotSynchronisedFinding, parseW32tmStatus } from "./audit.js";
 import { type AccessControlState, manyAdminsFinding, noLockoutFinding, weakPasswordLengthFinding } from "./findings.js";
 import { parseNetAccounts, parseNetLocalgroup } from "./parse.js";
 import { auditPolicyFinding, auditPolicyGaps, parseAuditpol } from "./windows-audit-policy.js";
+import {
+  EVENT_LOG_BASELINE_KB,
+  type EventLogConfig,
+  eventLogFacts,
+  eventLogFinding,
+  eventLogShortfalls,
+  parseWevtutilGl,
+} from "./windows-event-logs.js";
 
 const GPO_HINT = "by Group Policy or Intune (Account Policies)";
 
@@ -38,6 +46,10 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
   const gaps = policyRead ? auditPolicyGaps(policyRead) : null;
   const gapFinding = gaps ? auditPolicyFinding(gaps) : null;
   if (gapFinding) findings.push(gapFinding);
+  // How much of that the Security, Application and System logs keep; a log wevtutil will not show is named, not judged.
+  const eventLogs = await readEventLogs(host, signal);
+  const logFinding = eventLogFinding(eventLogShortfalls(eventLogs.read));
+  if (logFinding) findings.push(logFinding);
   // The clock that timestamps every log entry.
   const w32tm = await host.exec("w32tm", ["/query", "/status"], { signal });
   const time = unusableOutput(w32tm) ? null : parseW32tmStatus(`${w32tm.stdout}\n${w32tm.stderr}`);
@@ -57,6 +69,8 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
             audit_policy_unavailable:
               unusableOutput(auditpol) ?? "auditpol printed no audit policy (non-English output is not read)",
           }),
+      event_logs: eventLogs.read.length > 0 ? eventLogs.read.map(eventLogFacts) : null,
+      ...(eventLogs.unread.length > 0 ? { event_logs_unavailable: eventLogs.unread.join("; ") } : {}),
       ...(time
         ? { time_sync: { source: "w32tm", time_source: time.source, synchronised: time.synchronised } }
         : {
@@ -75,4 +89,22 @@ export async function windowsAccessControl(host: Host, signal: AbortSignal): Pro
     },
     findings,
   };
+}
+
+/** Each baseline log's configuration, and why the ones that could not be read were not. */
+async function readEventLogs(host: Host, signal: AbortSignal): Promise<{ read: EventLogConfig[]; unread: string[] }> {
+  const names = Object.keys(EVENT_LOG_BASELINE_KB);
+  const results = await Promise.all(names.map((name) => host.exec("wevtutil", ["gl", name], { signal })));
+  const read: EventLogConfig[] = [];
+  const unread: string[] = [];
+  results.forEach((r, i) => {
+    const problem = unusableOutput(r, "wevtutil");
+    const log = problem || !r.ok ? null : parseWevtutilGl(r.stdout);
+    if (log) read.push(log);
+    else
+      unread.push(
+        `${names[i]}: ${problem ?? `wevtutil printed no log configuration (exit code ${r.exitCode ?? "none"}; non-English output is not read)`}`,
+      );
+  });
+  return { read, unread };
 }

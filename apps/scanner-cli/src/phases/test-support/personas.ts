@@ -110,6 +110,10 @@ export function darwinPersona(): FakeHost {
       "sysadminctl -screenLock status": {
         stderr: fixture("access_control/fixtures/darwin-sysadminctl-screenlock-off.txt"),
       },
+      // Not run as root: systemsetup refuses on stdout and exits 0. macOS 14 ships no /etc/security/audit_control.
+      "systemsetup -getusingnetworktime": fixture(
+        "access_control/fixtures/darwin-systemsetup-getusingnetworktime-denied.txt",
+      ),
       // No capture of these two reads exists; defaults exits 1 when a key is unset (recorded in FIXTURES.md).
       "defaults read /Library/Managed Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
       "defaults read /Library/Preferences/com.apple.security.smartcard enforceSmartCard": { exitCode: 1 },
@@ -152,6 +156,9 @@ export function win32Persona(): FakeHost {
         fixture("patches/fixtures/win32-securitycenter2-antivirusproduct.txt"),
       "w32tm /query /status": fixture("access_control/fixtures/win32-w32tm-query-status-unsynced.txt"),
       "auditpol /get /category:*": fixture("access_control/fixtures/win32-auditpol-get-category-all.txt"),
+      // Stock sizes (Security 20 MB, Application 2 MB). No capture of `wevtutil gl System` was found: left unanswered.
+      "wevtutil gl Security": fixture("access_control/fixtures/win32-wevtutil-gl-security.txt"),
+      "wevtutil gl Application": fixture("access_control/fixtures/win32-wevtutil-gl-application.txt"),
       "wbadmin get versions": fixture("backups/fixtures/win32-wbadmin-get-versions.txt"),
       "netsh advfirewall show allprofiles": fixture("segmentation/fixtures/win32-netsh-advfirewall-allprofiles.txt"),
       // The capture is of `netstat -anop TCP`; `netstat -ano` prints the same TCP rows (plus UDP rows, skipped).
