@@ -8,11 +8,10 @@ import { baaOperation } from "../../routes/group-b/baa.js";
 import { PortalError } from "../portal-errors.js";
 import { BusinessAssociateFormPage, type BusinessAssociateFormValues } from "../views/business-associate-form.js";
 import { refusalReason } from "./form-refusal.js";
-import { readForm } from "./forms.js";
-import { ownedPractice } from "./owned-practice.js";
 import { invokeForPortal, isInputRefusal, portalErrorOf } from "./portal-operations.js";
-import { assertCan, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
-import { seeOther, sendPage } from "./responses.js";
+import { type SignedIn, viewerOf } from "./portal-request.js";
+import { mountRecordEditor } from "./record-editor.js";
+import { sendPage } from "./responses.js";
 
 type Recorded = BusinessAssociates["business_associates"][number];
 
@@ -120,44 +119,13 @@ export function mountBusinessAssociateRoutes(router: Router<HcsState>, deps: App
     return vendorId;
   };
 
-  const RawFormSchema = z.record(z.string(), z.string());
-
-  router.get("/portal/practices/:npi/business-associates/new", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    await formPage(ctx, signedIn, practice, null, { baa_status: "none", phi_access: "on" }, 200);
-  });
-
-  router.post("/portal/practices/:npi/business-associates/new", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    const raw = await readForm(ctx, signedIn.cookie, RawFormSchema);
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const vendorId = await saved(ctx, signedIn, raw, practice, null);
-    if (vendorId) seeOther(ctx, `/portal/practices/${practice.npi}/business-associates/${vendorId}?saved=1`);
-  });
-
-  router.get("/portal/practices/:npi/business-associates/:vendor", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const recorded = await recordedOf(practice.npi, ctx.params.vendor);
-    const notice = ctx.query.saved === "1" ? "Saved." : undefined;
-    await formPage(ctx, signedIn, practice, recorded, valuesOf(recorded), 200, notice ? { notice } : {});
-  });
-
-  router.post("/portal/practices/:npi/business-associates/:vendor", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    const raw = await readForm(ctx, signedIn.cookie, RawFormSchema);
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const recorded = await recordedOf(practice.npi, ctx.params.vendor);
-    const vendorId = await saved(ctx, signedIn, raw, practice, recorded);
-    if (vendorId) seeOther(ctx, `/portal/practices/${practice.npi}/business-associates/${vendorId}?saved=1`);
+  mountRecordEditor<Recorded>(router, deps, {
+    segment: "business-associates",
+    load: (_signedIn, npi, id) => recordedOf(npi, id),
+    blank: () => ({ baa_status: "none", phi_access: "on" }),
+    valuesOf,
+    savedNotice: "Saved.",
+    page: formPage,
+    save: saved,
   });
 }

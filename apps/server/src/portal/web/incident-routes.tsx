@@ -1,5 +1,4 @@
 import type Router from "@koa/router";
-import { z } from "zod";
 import { dateOf } from "../../administrative/calendar-date.js";
 import type { IncidentView } from "../../administrative/incident-schema.js";
 import { getIncidentRow, incidentView } from "../../administrative/incidents.js";
@@ -10,7 +9,6 @@ import { createIncidentOperation, patchIncidentOperation } from "../../routes/gr
 import { PortalError } from "../portal-errors.js";
 import { IncidentFormPage } from "../views/incident-form.js";
 import { refusalReason } from "./form-refusal.js";
-import { readForm } from "./forms.js";
 import {
   IncidentFormError,
   IncidentFormSchema,
@@ -18,13 +16,10 @@ import {
   incidentFormValuesOf,
   incidentInputOf,
 } from "./incident-form-fields.js";
-import { ownedPractice } from "./owned-practice.js";
 import { invokeForPortal, isInputRefusal, portalErrorOf } from "./portal-operations.js";
-import { assertCan, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
-import { seeOther, sendPage } from "./responses.js";
-
-/** Any string fields: the incident form is checked by IncidentFormSchema so that a refusal keeps the answers. */
-const RawFormSchema = z.record(z.string(), z.string());
+import { type SignedIn, viewerOf } from "./portal-request.js";
+import { mountRecordEditor } from "./record-editor.js";
+import { sendPage } from "./responses.js";
 
 /**
  * Recording and moving on incidents through the API's own operations (createIncident, updateIncident) over the
@@ -97,43 +92,14 @@ export function mountIncidentRoutes(router: Router<HcsState>, deps: AppDeps): vo
     return result.output as IncidentView;
   };
 
-  router.get("/portal/practices/:npi/incidents/new", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const fresh = { category: "other", status: "open", phi_involved: "no", discovered_on: dateOf(deps.now()) };
-    await formPage(ctx, signedIn, practice, null, fresh, 200);
-  });
-
-  router.post("/portal/practices/:npi/incidents/new", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    const raw = await readForm(ctx, signedIn.cookie, RawFormSchema);
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const view = await saved(ctx, signedIn, raw, practice, null);
-    if (view) seeOther(ctx, `/portal/practices/${practice.npi}/incidents/${view.id}?saved=1`);
-  });
-
-  router.get("/portal/practices/:npi/incidents/:id", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const incident = await incidentOf(signedIn, practice.npi, ctx.params.id);
-    const notice = ctx.query.saved === "1" ? "Saved. The determination and the clock are as of today." : undefined;
-    await formPage(ctx, signedIn, practice, incident, incidentFormValuesOf(incident), 200, notice ? { notice } : {});
-  });
-
-  router.post("/portal/practices/:npi/incidents/:id", async (ctx) => {
-    const signedIn = await requireSignedIn(ctx, deps);
-    if (!signedIn) return;
-    const raw = await readForm(ctx, signedIn.cookie, RawFormSchema);
-    assertCan(signedIn, "change_records");
-    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const incident = await incidentOf(signedIn, practice.npi, ctx.params.id);
-    const view = await saved(ctx, signedIn, raw, practice, incident);
-    if (view) seeOther(ctx, `/portal/practices/${practice.npi}/incidents/${view.id}?saved=1`);
+  mountRecordEditor<IncidentView>(router, deps, {
+    segment: "incidents",
+    load: incidentOf,
+    blank: () => ({ category: "other", status: "open", phi_involved: "no", discovered_on: dateOf(deps.now()) }),
+    valuesOf: incidentFormValuesOf,
+    savedNotice: "Saved. The determination and the clock are as of today.",
+    page: formPage,
+    save: async (ctx, signedIn, raw, practice, incident) =>
+      (await saved(ctx, signedIn, raw, practice, incident))?.id ?? null,
   });
 }
