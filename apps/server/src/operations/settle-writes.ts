@@ -82,11 +82,11 @@ export async function writeSettlements(
   return items.map((_, i) => ({ counts: counts[i] ?? null, charge: charges[i] ?? null }));
 }
 
-const LIMITED = httpStatusFor("rate_limited");
-const SHORT = httpStatusFor("insufficient_credits");
+export const LIMITED = httpStatusFor("rate_limited");
+export const SHORT = httpStatusFor("insufficient_credits");
 
 /** The event of a call that ended with `status` and `code` (null: success). */
-function endedAs(event: AuditEvent, status: number, code: string | null): AuditEvent {
+export function endedAs(event: AuditEvent, status: number, code: string | null): AuditEvent {
   if (event.status === status && event.code === code) return event;
   return { ...event, status, code, outcome: outcomeOf(status) };
 }
