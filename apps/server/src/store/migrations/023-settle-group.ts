@@ -30,34 +30,36 @@ export function settleGroupMigration(engine: Engine) {
           calls constant jsonb := grp->'c';
           size constant int := jsonb_array_length(grp->'c');
           counted int[] := '{}';
-          limited boolean[] := array_fill(false, array[size]);
+          limited boolean[];
           charged boolean[] := array_fill(null::boolean, array[size]);
           balances int[] := array_fill(null::int, array[size]);
-          counter jsonb;
-          place jsonb;
           account text;
           total int;
           taken int;
           balance int;
           i int;
         begin
-          -- Rate-limit counts: one upsert per counter, in the order given (key order, as every writer locks them).
-          for counter in select value from jsonb_array_elements(grp->'n') with ordinality order by ordinality loop
+          -- Rate-limit counts: one upsert for the group's counters, taking their rows in the order given (key order, as
+          -- every writer does); each counter's count after the group, in that order.
+          with upserted as (
             insert into rate_limits (bucket, window_start, count, expires_at)
-              values (counter->>0, (counter->>1)::bigint, (counter->>2)::int, (counter->>3)::bigint)
+              select e->>0, (e->>1)::bigint, (e->>2)::int, (e->>3)::bigint
+              from jsonb_array_elements(grp->'n') with ordinality as t(e, o)
+              order by o
               on conflict (bucket, window_start) do update set count = rate_limits.count + excluded.count
-              returning count into taken;
-            counted := counted || taken;
-          end loop;
-          -- A call is over its limit when the count it saw (the count before the group plus its place) exceeds it.
-          for i in 1 .. size loop
-            for place in select value from jsonb_array_elements(calls->(i - 1)->'k') loop
-              if counted[(place->>0)::int + 1] - (grp->'n'->((place->>0)::int)->>2)::int + (place->>1)::int
-                  > (place->>2)::int then
-                limited[i] := true;
-              end if;
-            end loop;
-          end loop;
+              returning bucket, window_start, count
+          )
+          select coalesce(array_agg(upserted.count order by t.o), '{}') into counted
+            from upserted join jsonb_array_elements(grp->'n') with ordinality as t(e, o)
+              on upserted.bucket = t.e->>0 and upserted.window_start = (t.e->>1)::bigint;
+          -- A call is over its limit when a count it saw (the count before the group plus its place) exceeds the limit.
+          select array_agg(coalesce(over, false) order by o) into limited
+            from jsonb_array_elements(calls) with ordinality as t(c, o)
+            left join lateral (
+              select bool_or(counted[(p->>0)::int + 1] - (grp->'n'->((p->>0)::int)->>2)::int + (p->>1)::int > (p->>2)::int)
+                as over
+              from jsonb_array_elements(c->'k') as p
+            ) as places on true;
           -- Charges, per account in the order given: all of them with one update while the account holds their sum,
           -- else one by one in call order, each taken if the balance still holds it (chargeAll in services/credits.ts).
           for account in select value from jsonb_array_elements_text(grp->'a') with ordinality order by ordinality loop
