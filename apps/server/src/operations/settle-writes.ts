@@ -44,7 +44,9 @@ export interface SettlementWritten {
  * group's rate-limit counters, one conditional update per charged account, and one insert for the ledger rows and
  * one for the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
  * A call over its limit is not charged; its event is the 429's, a call whose balance falls short gets the 402's.
- * Runs inside the group's transaction, on the serving thread or on the writer thread.
+ * Runs inside the group's transaction, on the serving thread or on the writer thread. PostgreSQL writes its groups
+ * with one call of a database function instead (settle-group-postgres.ts), with the same meaning: a change here is
+ * a change there (operations/settle.case.test.ts runs the same expectations on both engines).
  */
 export async function writeSettlements(
   hot: HotSql,
