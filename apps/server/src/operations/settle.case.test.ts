@@ -9,6 +9,8 @@ import { forEachEngine, type OpenedStore } from "../test-support/store-engines.j
 import { type SettlementPlan, settle } from "./settle.js";
 
 const NOW = Date.parse("2026-11-24T09:00:30Z");
+/** The one statement a PostgreSQL group commit sends. */
+const SETTLE = "select hcs_settle_group($1::jsonb) as settled";
 
 /**
  * A call's settlement as the request path plans it: counted under `limit`/min for `bucket`, `credits` taken when it
@@ -185,6 +187,33 @@ forEachEngine((engine, open) => {
       ]);
     });
 
+    it("settles the same when its group shares a transaction with other writes of the same turn", async () => {
+      const { accountId } = await accountWithKey(deps, { credits: 60 });
+      // Another write queued in the same event-loop turn: the batch is one transaction (PostgreSQL: the group's one
+      // statement runs inside it, between BEGIN and COMMIT).
+      const [, ...settled] = await Promise.all([
+        deps.store.writes.run((trx) =>
+          trx.updateTable("accounts").set({ name: "Renamed in the same turn" }).where("id", "=", accountId).execute(),
+        ),
+        ...[500, 501, 502].map((n) => settle(deps, plan(n, accountId))),
+      ]);
+      expect(settled.map((s) => [s.veto?.code ?? null, s.balance])).toEqual([
+        [null, 35],
+        [null, 10],
+        ["insufficient_credits", 10],
+      ]);
+      const [account] = await rows<{ name: string; credits: number }>(
+        "select name, credits from accounts where id = ?",
+        [accountId],
+      );
+      expect([account!.name, Number(account!.credits)]).toEqual(["Renamed in the same turn", 10]);
+      expect((await eventsOf(accountId)).map(([id, status]) => [id, status])).toEqual([
+        ["req-500", 200],
+        ["req-501", 200],
+        ["req-502", 402],
+      ]);
+    });
+
     it("one call whose write fails fails alone; its neighbours in the group are written", async () => {
       const { accountId } = await accountWithKey(deps, { credits: 1_000 });
       const good = plan(400, accountId);
@@ -210,7 +239,7 @@ forEachEngine((engine, open) => {
 
 forEachEngine((engine, open) => {
   describe.skipIf(engine !== "postgres")(`a settlement group commit's round trips on ${engine}`, () => {
-    it("settles a group of 10 calls in one statement: no BEGIN, no COMMIT, nothing else sent", async () => {
+    it("settles a group of 10 calls in one statement, no BEGIN or COMMIT; beside another write, inside its transaction", async () => {
       // Every statement any connection of this process sends goes through Client.query (the store's pool wraps each
       // client's query at connect, so the spy goes in before the store connects).
       const sent = vi.spyOn(pg.Client.prototype, "query");
@@ -219,12 +248,11 @@ forEachEngine((engine, open) => {
         await opened.store.migrate();
         const deps = { store: opened.store, now: () => new Date(NOW), secrets: createSecretBox(Buffer.alloc(32, 7)) };
         const { accountId } = await accountWithKey(deps, { credits: 100 });
+        const texts = () =>
+          sent.mock.calls.map(([query]) => (typeof query === "string" ? query : (query as { text: string }).text));
         sent.mockClear();
         const settled = await Promise.all(Array.from({ length: 10 }, (_, n) => settle(deps, plan(n, accountId))));
-        const texts = sent.mock.calls.map(([query]) =>
-          typeof query === "string" ? query : (query as { text: string }).text,
-        );
-        expect(texts).toEqual(["select hcs_settle_group($1::jsonb) as settled"]);
+        expect(texts()).toEqual([SETTLE]);
         // …and that one statement did the whole group, committed.
         expect(settled.map((s) => s.veto?.code ?? null)).toEqual([
           null,
@@ -250,6 +278,16 @@ forEachEngine((engine, open) => {
         } finally {
           await other.close();
         }
+        // A group that shares its event-loop turn with another write rides in that write's transaction: its one
+        // statement between BEGIN and COMMIT.
+        sent.mockClear();
+        await Promise.all([
+          opened.store.writes.run((trx) =>
+            trx.updateTable("accounts").set({ name: "Renamed" }).where("id", "=", accountId).execute(),
+          ),
+          settle(deps, plan(10, accountId, { credits: 0 })),
+        ]);
+        expect(texts()).toEqual(["begin", expect.stringMatching(/^update "accounts" set "name"/), SETTLE, "commit"]);
       } finally {
         sent.mockRestore();
         await opened.store.close();
