@@ -44,7 +44,9 @@ export interface SettlementWritten {
  * group's rate-limit counters, one conditional update per charged account, and one insert for the ledger rows and
  * one for the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
  * A call over its limit is not charged; its event is the 429's, a call whose balance falls short gets the 402's.
- * Runs inside the group's transaction, on the serving thread or on the writer thread.
+ * Runs inside the group's transaction, on the serving thread or on the writer thread. PostgreSQL writes its groups
+ * with one call of a database function instead (settle-group-postgres.ts), with the same meaning: a change here is
+ * a change there (operations/settle.case.test.ts runs the same expectations on both engines).
  */
 export async function writeSettlements(
   hot: HotSql,
@@ -82,11 +84,11 @@ export async function writeSettlements(
   return items.map((_, i) => ({ counts: counts[i] ?? null, charge: charges[i] ?? null }));
 }
 
-const LIMITED = httpStatusFor("rate_limited");
-const SHORT = httpStatusFor("insufficient_credits");
+export const LIMITED = httpStatusFor("rate_limited");
+export const SHORT = httpStatusFor("insufficient_credits");
 
 /** The event of a call that ended with `status` and `code` (null: success). */
-function endedAs(event: AuditEvent, status: number, code: string | null): AuditEvent {
+export function endedAs(event: AuditEvent, status: number, code: string | null): AuditEvent {
   if (event.status === status && event.code === code) return event;
   return { ...event, status, code, outcome: outcomeOf(status) };
 }

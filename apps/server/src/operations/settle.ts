@@ -13,6 +13,7 @@ import { insufficientCredits } from "../services/credit-errors.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotSql } from "../store/hot-sql.js";
 import type { BulkWrite } from "../store/write-batcher.js";
+import { writeSettlementGroup } from "./settle-group-postgres.js";
 import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
 import type { SettlementThread } from "./settlement-thread.js";
 
@@ -58,14 +59,17 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
  * of a metered operation and the audit event with the final status, in one transaction. Calls settled in one
  * event-loop turn share the transaction (group commit, DESIGN §4) and are written together (see
  * {@link writeSettlements}) — by the writer thread when the process runs one (embedded store, settlement-thread.ts),
- * else on this thread. The count may turn the answer into a 429 and a short balance into a 402 — in both cases
+ * else on this thread; on PostgreSQL as one call of a database function (settle-group-postgres.ts). The count may turn the answer into a 429 and a short balance into a 402 — in both cases
  * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
 export async function settle(deps: SettleDeps, plan: SettlementPlan): Promise<Settled> {
   const write = settlementWriteOf(plan);
   const written = deps.settlementThread
     ? await deps.settlementThread.write(write)
-    : await deps.store.writes.runInBulk(settlementWrites, { hot: deps.store.hot, write });
+    : await deps.store.writes.runInBulk(deps.store.engine === "postgres" ? settlementGroups : settlementWrites, {
+        hot: deps.store.hot,
+        write,
+      });
   // The counts are committed: the quick read of the next calls may use them (before this caller goes on).
   if (write.counters && written.counts) mirrorCounts(deps.store.rates, write.counters, written.counts, write.nowMs);
   return settledOf(write, written);
@@ -129,6 +133,25 @@ const settlementWrites: BulkWrite<{ readonly hot: HotSql; readonly write: Settle
     writeSettlements(
       items[0]!.hot,
       trx,
+      items.map((i) => i.write),
+    ),
+};
+
+/**
+ * PostgreSQL's settlements of one group commit: one statement (see {@link writeSettlementGroup}) — sent on its own,
+ * its own transaction and one round trip; when the batch also holds other writes, one statement of its transaction.
+ */
+const settlementGroups: BulkWrite<{ readonly hot: HotSql; readonly write: SettlementWrite }, SettlementWritten> = {
+  run: (trx, items) =>
+    writeSettlementGroup(
+      items[0]!.hot,
+      trx,
+      items.map((i) => i.write),
+    ),
+  runAlone: (db, items) =>
+    writeSettlementGroup(
+      items[0]!.hot,
+      db,
       items.map((i) => i.write),
     ),
 };

@@ -19,6 +19,7 @@ import { internalResultsMigration } from "./017-internal-results.js";
 import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
 import { authChangesMigration } from "./021-auth-changes.js";
 import { portalUsersMigration } from "./022-portal-users.js";
+import { settleGroupMigration } from "./023-settle-group.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -44,5 +45,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "018-audit-leaf-tiles": auditLeafTilesMigration(engine),
     "021-auth-changes": authChangesMigration(engine),
     "022-portal-users": portalUsersMigration(engine),
+    "023-settle-group": settleGroupMigration(engine),
   };
 }
