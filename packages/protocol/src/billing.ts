@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+// RATE_LIMITS lives in rate-limits.ts (no zod: the settlement writer thread imports it through
+// @hcs/protocol/schema-free); re-exported here so that the package entry is unchanged.
+export { RATE_LIMITS } from "./rate-limits.js";
+
 export const PLANS = ["free", "professional", "enterprise"] as const;
 export const PlanSchema = z.enum(PLANS);
 export type Plan = z.infer<typeof PlanSchema>;
@@ -16,12 +20,6 @@ export const FREE_TIER_CREDITS = 500;
 
 /** Largest request body accepted, in bytes (spec §8: 10 MB, read as MiB). */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
-
-/** Request rate limits (spec §8). Windows are fixed and aligned to the clock. */
-export const RATE_LIMITS = {
-  group_a: { per_minute: 100, per_hour: 1000 },
-  group_b: { standard: { per_minute: 60 }, bulk: { per_minute: 600 } },
-} as const;
 
 /**
  * Credit price of each metered operation (spec §8, DESIGN §3.3 and §7): the ledger names a charge by these keys.

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { HASH_BYTES, type TreeHasher, treeHasher } from "@hcs/protocol";
+import { HASH_BYTES, type TreeHasher, treeHasher } from "@hcs/protocol/schema-free";
 
 const generic = treeHasher((data) => hash("sha256", data, "buffer"));
 /** 0x01 and two 32-byte children: one buffer reused for every node (hash() copies its input; no allocation). */

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { type FrontierState, HASH_BYTES, MerkleFrontier, toHex } from "@hcs/protocol";
+import { type FrontierState, HASH_BYTES, MerkleFrontier, toHex } from "@hcs/protocol/schema-free";
 import { NATIVE_RFC9162 } from "./native-hasher.js";
 
 /** The log's state as audit_log stores it between runs. */

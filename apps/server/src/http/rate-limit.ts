@@ -1,4 +1,4 @@
-import { RATE_LIMITS } from "@hcs/protocol";
+import { RATE_LIMITS } from "@hcs/protocol/schema-free";
 import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
 import type { Caller } from "../services/api-keys.js";

@@ -1,4 +1,4 @@
-import { httpStatusFor } from "@hcs/protocol";
+import { httpStatusFor } from "@hcs/protocol/schema-free";
 import type { Transaction } from "kysely";
 import { countCalls, type RatePolicy, rateLimitedError, type WindowCounter, windowStates } from "../http/rate-limit.js";
 import { type AuditEvent, appendAuditEvents, outcomeOf } from "../services/audit.js";

@@ -1,5 +1,5 @@
 import type { MeteredOperation } from "@hcs/protocol";
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import { type HotSql, insertRows } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
@@ -89,7 +89,9 @@ export async function grantCredits(
     throw new RangeError("credit grants are non-negative integers");
   const updated = await trx
     .updateTable("accounts")
-    .set({ credits: sql`credits + ${input.amount}` })
+    // The expression builder, not Kysely's `sql` tag: this module is loaded by the settlement writer thread, which
+    // does not load Kysely's runtime (docs/performance.md, the serving process's memory).
+    .set((eb) => ({ credits: eb("credits", "+", input.amount) }))
     .where("id", "=", input.accountId)
     .returning("credits")
     .executeTakeFirstOrThrow();

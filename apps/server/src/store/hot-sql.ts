@@ -1,5 +1,5 @@
 import type SQLite from "better-sqlite3";
-import { CompiledQuery, type Kysely, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "./schema.js";
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -22,8 +22,9 @@ export interface HotSql {
   insertLastRowid?(text: string, params: readonly unknown[]): number;
 }
 
-type Param = string | number | bigint | Buffer | null;
-const toParam = (v: unknown): Param => (v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : (v as Param));
+export type Param = string | number | bigint | Buffer | null;
+export const toParam = (v: unknown): Param =>
+  v === undefined ? null : typeof v === "boolean" ? (v ? 1 : 0) : (v as Param);
 
 /**
  * SQLite: statements prepared once (`prepare` is the store's statement cache) and run synchronously on the store's
@@ -47,29 +48,6 @@ export function sqliteHotSql(prepare: (sql: string) => SQLite.Statement): HotSql
       } catch (err) {
         return Promise.reject(err);
       }
-    },
-  };
-}
-
-/** `?` placeholders to PostgreSQL's `$1, $2, …` (our hot statements never contain a literal question mark). */
-export function toDollarPlaceholders(text: string): string {
-  let n = 0;
-  return text.replace(/\?/g, () => `$${++n}`);
-}
-
-/** PostgreSQL: the same text through Kysely's executor (the transaction's connection inside a batch). */
-export function postgresHotSql(): HotSql {
-  const texts = new Map<string, string>();
-  return {
-    engine: "postgres",
-    async all<T>(executor: Executor, text: string, params: readonly unknown[]): Promise<T[]> {
-      let pgText = texts.get(text);
-      if (!pgText) {
-        pgText = toDollarPlaceholders(text);
-        texts.set(text, pgText);
-      }
-      const result = await executor.executeQuery<T>(CompiledQuery.raw(pgText, params.map(toParam)));
-      return result.rows as T[];
     },
   };
 }

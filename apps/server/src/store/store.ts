@@ -15,7 +15,8 @@ import {
 } from "kysely";
 import type pgModule from "pg";
 import { ensureOwnerOnlyFile } from "../util/private-files.js";
-import { type HotSql, postgresHotSql, sqliteHotSql } from "./hot-sql.js";
+import { type HotSql, sqliteHotSql } from "./hot-sql.js";
+import { postgresHotSql } from "./hot-sql-postgres.js";
 import { type KeyCache, postgresKeyCache, sqliteKeyCache } from "./key-cache.js";
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
