@@ -21,6 +21,7 @@ import { isPortalError } from "./portal/portal-errors.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
+import { boundHeapGrowth } from "./util/heap-growth.js";
 import { ExposedKeyFileError } from "./util/private-files.js";
 import { SERVER_VERSION } from "./version.js";
 
@@ -81,6 +82,8 @@ program
   .action(async (o: { worker: boolean }) => {
     const config = configFrom(cli);
     const logger = cliLogger(config);
+    // Before the threads start (they share the setting): the peak resident memory under load (util/heap-growth.ts).
+    boundHeapGrowth(process.execArgv, process.env.NODE_OPTIONS);
     const server = await startServer(config, logger, { worker: o.worker, operator: cli.operator });
     for (const line of startBanner(server, config)) toPerson(line);
     onSignals(logger, () => server.close());

@@ -1,0 +1,30 @@
+import { setFlagsFromString } from "node:v8";
+
+/**
+ * How far V8 lets the old generation grow past what the last full collection kept, as a percentage. V8 picks a
+ * factor between 1.1 and 4 from how fast it collects against how fast the program allocates; on a busy two-core
+ * machine it picks the top of that range, and under bench/grade-lookup's load the serving thread's old generation
+ * then grew to 120–150 MiB over ~35 MiB of live objects, most of the difference between the process's quiet and its
+ * worst peaks (docs/performance.md, the serving process's memory). 1.5× bounds that; the cost is more frequent full
+ * collections of a small heap.
+ */
+export const HEAP_GROWING_PERCENT = 50;
+
+/**
+ * The V8 flag setting HEAP_GROWING_PERCENT, or null when the operator set a growth of their own on the command line
+ * or in NODE_OPTIONS (theirs stands).
+ */
+export function heapGrowthFlag(execArgv: readonly string[], nodeOptions: string | undefined): string | null {
+  const given = [...execArgv, ...(nodeOptions ?? "").split(/\s+/)];
+  if (given.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return null;
+  return `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
+}
+
+/**
+ * Bounds the old generation's growth in this process (every isolate: the flag is read at each full collection, so
+ * setting it after start-up takes effect, and worker threads started later share it).
+ */
+export function boundHeapGrowth(execArgv: readonly string[], nodeOptions: string | undefined): void {
+  const flag = heapGrowthFlag(execArgv, nodeOptions);
+  if (flag) setFlagsFromString(flag);
+}
