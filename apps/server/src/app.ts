@@ -9,7 +9,7 @@ import { requestGuard, restHandler } from "./http/rest-binding.js";
 import type { HcsContext, HcsState } from "./http/state.js";
 import { unmatchedRequests } from "./http/unmatched.js";
 import { mcpEndpoint } from "./mcp/http-endpoint.js";
-import { portalMiddleware } from "./portal/web/portal-router.js";
+import { lazyPortalMiddleware } from "./portal/web/lazy-portal.js";
 import { CATALOGUE, type Catalogue } from "./routes/catalogue.js";
 import { rpcEndpoint } from "./rpc/endpoint.js";
 import { methodTable } from "./rpc/methods.js";
@@ -50,8 +50,8 @@ export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<
   // MCP Streamable HTTP (stateless): POST; every other method answers 405 from the endpoint itself.
   const mcp = mcpEndpoint(deps, catalogue.operations);
   router.all("/mcp", (ctx) => mcp(ctx as unknown as HcsContext));
-  // The customer portal (docs/portal.md): its own pages, headers and errors under /portal.
-  app.use(portalMiddleware(deps));
+  // The customer portal (docs/portal.md): its own pages, headers and errors under /portal, loaded on first use.
+  app.use(lazyPortalMiddleware(deps));
   app.use(router.routes());
   app.use(unmatchedRequests(deps, router));
   return app;

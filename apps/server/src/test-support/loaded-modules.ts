@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,4 +36,25 @@ export function packagesOf(urls: readonly string[]): Set<string> {
     if (m) names.add(m[1]!);
   }
   return names;
+}
+
+/**
+ * Watches which modules a process started later loads: `nodeOptions` goes into its NODE_OPTIONS (a loading hook,
+ * registered before the program's own modules load); `loaded()` reads what it loaded so far.
+ */
+export function moduleWatch(): { nodeOptions: string; loaded(): string[]; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "hcs-module-watch-"));
+  const list = join(dir, "modules.txt");
+  const hook = `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(list)}, url + "\\n"); return next(url, context); }`;
+  const registerFile = join(dir, "register.mjs");
+  writeFileSync(
+    registerFile,
+    `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});\n`,
+  );
+  return {
+    nodeOptions: `--import ${pathToFileURL(registerFile).href}`,
+    loaded: () => (existsSync(list) ? readFileSync(list, "utf8").split("\n").filter(Boolean) : []),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

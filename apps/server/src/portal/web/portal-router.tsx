@@ -12,6 +12,7 @@ import { mountAuditRoutes } from "./audit-routes.js";
 import { mountAuthRoutes } from "./auth-routes.js";
 import { mountBusinessAssociateRoutes } from "./business-associate-routes.js";
 import { mountIncidentRoutes } from "./incident-routes.js";
+import { isPortalPath } from "./lazy-portal.js";
 import { mountPolicyRoutes } from "./policy-routes.js";
 import { mountPracticeRoutes } from "./practice-routes.js";
 import { mountPrivacyRoutes } from "./privacy-routes.js";
@@ -88,7 +89,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   const allowed = router.allowedMethods();
 
   return async (ctx, next) => {
-    if (ctx.path !== "/portal" && !ctx.path.startsWith("/portal/")) return next();
+    if (!isPortalPath(ctx.path)) return next();
     setSecurityHeaders(ctx);
     try {
       // As for the API: a request a trusted proxy received over plain HTTP is refused, an oversized body too.
