@@ -310,9 +310,12 @@ async function main() {
     // of the data: what the writer thread changes, measured in the same run.
     const noThreadDir = `${dataDir}-serving-thread-writes`;
     cpSync(dataDir, noThreadDir, { recursive: true });
-    const profile = process.env.BENCH_PROFILE_DIR
-      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-      : [];
+    const profile = [
+      ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+      // Node options for the server of the full rows only (a V8 flag to compare, e.g. --max-semi-space-size=4);
+      // NODE_OPTIONS would reach the load generator and the bare handler too.
+      ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    ];
     const full = await spawnNode(
       // The built server, as deployments run it (npm run bench builds first).
       [...profile, join(root, "apps/server/dist/bin.js"), "serve"],
