@@ -4,7 +4,7 @@ import { setFlagsFromString } from "node:v8";
  * How far V8 lets the old generation grow past what the last full collection kept, as a percentage. V8 picks a
  * factor between 1.1 and 4 from how fast it collects against how fast the program allocates; on a busy two-core
  * machine it picks the top of that range, and under bench/grade-lookup's load the serving thread's old generation
- * then grew to 120–150 MiB over ~35 MiB of live objects, most of the difference between the process's quiet and its
+ * then grew to 94–153 MiB with 38–60 MiB in use, most of the difference between the process's quiet and its
  * worst peaks (docs/performance.md, the serving process's memory). 1.5× bounds that; the cost is more frequent full
  * collections of a small heap.
  */
