@@ -1,5 +1,5 @@
 import type { WindowCounter } from "../http/rate-limit.js";
-import { type AuditEvent, newAuditSalt } from "../services/audit.js";
+import { type AuditEvent, auditEventIdentity, newAuditSalt, storedDuration } from "../services/audit.js";
 import type { ChargeResult } from "../services/credits.js";
 import type { Executor, HotSql } from "../store/hot-sql.js";
 import { endedAs, LIMITED, type SettlementWrite, type SettlementWritten, SHORT } from "./settle-writes.js";
@@ -92,19 +92,7 @@ function callOf(item: SettlementWrite, places: readonly Place[]): Record<string,
   const audit = item.audit;
   if (audit) {
     const e = audit.event;
-    call.e = [
-      e.at,
-      e.request_id,
-      e.actor_key_id,
-      e.actor_account_id,
-      e.actor_operator ?? null,
-      e.action,
-      e.transport,
-      e.resource,
-      newAuditSalt(),
-      e.client_ip,
-      Math.round(e.duration_ms * 1000) / 1000,
-    ];
+    call.e = [...auditEventIdentity(e), newAuditSalt(), e.client_ip, storedDuration(e)];
     if (audit.answered) call.ea = ending(endedAs(e, item.status, item.code));
     if (audit.limited) call.el = ending(endedAs(e, LIMITED, "rate_limited"));
     if (audit.short) call.es = ending(endedAs(e, SHORT, "insufficient_credits"));

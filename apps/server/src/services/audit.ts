@@ -171,6 +171,26 @@ export function appendAuditEvent(hot: HotSql, trx: Transaction<Database>, event:
 }
 
 /**
+ * An event's columns that name who did what to which resource, in the order every writer of audit_events lists them
+ * first (the serving thread's multi-row insert here, PostgreSQL's one-statement settlement, hcs_settle_group).
+ */
+export function auditEventIdentity(e: AuditEvent): unknown[] {
+  return [
+    e.at,
+    e.request_id,
+    e.actor_key_id,
+    e.actor_account_id,
+    e.actor_operator ?? null,
+    e.action,
+    e.transport,
+    e.resource,
+  ];
+}
+
+/** The duration as the context row keeps it: milliseconds to the microsecond. */
+export const storedDuration = (e: AuditEvent): number => Math.round(e.duration_ms * 1000) / 1000;
+
+/**
  * Appends audit events, in order, inside the caller's transaction (a group commit writes its events together):
  * each record's fields with its salt, and its context (address, duration) beside it, keyed by the event id. The
  * request path only inserts: the record is hashed into its leaf, and given its place in the log, later by the
@@ -184,20 +204,7 @@ export async function appendAuditEvents(
   if (events.length === 0) return;
   const salts = events.map(() => newAuditSalt());
   // Hot path (every audited call).
-  const rows = events.map((e, i) => [
-    e.at,
-    e.request_id,
-    e.actor_key_id,
-    e.actor_account_id,
-    e.actor_operator ?? null,
-    e.action,
-    e.transport,
-    e.resource,
-    e.outcome,
-    e.status,
-    e.code,
-    salts[i]!,
-  ]);
+  const rows = events.map((e, i) => [...auditEventIdentity(e), e.outcome, e.status, e.code, salts[i]!]);
   // The context row is keyed by the event's id (sequential keys: random ones, such as the salt, made every insert
   // land on a cold page of a growing index and cost the grade-lookup bench two thirds of its batch throughput).
   const ids = await insertEvents(hot, trx, rows, salts);
@@ -206,7 +213,7 @@ export async function appendAuditEvents(
     trx,
     "audit_context",
     CONTEXT_COLUMNS,
-    events.map((e, i) => [ids[i]!, e.at, e.client_ip, Math.round(e.duration_ms * 1000) / 1000]),
+    events.map((e, i) => [ids[i]!, e.at, e.client_ip, storedDuration(e)]),
   );
 }
 
