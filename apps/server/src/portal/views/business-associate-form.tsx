@@ -97,6 +97,25 @@ export function BusinessAssociateFormPage({
         </fieldset>
         <button type="submit">{recorded ? "Save changes" : "Add business associate"}</button>
       </form>
+      {recorded && (
+        <form method="post" action={`${action}/remove`} class="card record-form">
+          <CsrfField token={viewer.csrf} />
+          <h2>Remove</h2>
+          <p class="muted small">
+            Takes {recorded.name} and its agreement dates out of the practice's records (the audit log keeps the
+            change). Remove a vendor that no longer works for the practice; a vendor whose agreement ended stays on
+            record as terminated.
+          </p>
+          <label>
+            <span>
+              <input type="checkbox" name="confirm" value="yes" required /> Remove {recorded.name}
+            </span>
+          </label>
+          <button type="submit" class="danger">
+            Remove business associate
+          </button>
+        </form>
+      )}
     </PortalPage>
   );
 }

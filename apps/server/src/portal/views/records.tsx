@@ -3,7 +3,7 @@ import type { IncidentView } from "../../administrative/incident-schema.js";
 import type { PolicyList } from "../../administrative/policies/policy-documents.js";
 import type { TrainingStatus } from "../../administrative/training.js";
 import { can, PortalRoleSchema } from "../roles.js";
-import { PortalPage, type Viewer } from "./layout.js";
+import { Notice, PortalPage, type Viewer } from "./layout.js";
 import { Pill } from "./pill.js";
 import { PoliciesSection, type PolicyChanges } from "./policies-section.js";
 
@@ -16,6 +16,7 @@ export function RecordsPage({
   associates,
   policies,
   policyChanges,
+  notice,
 }: {
   viewer: Viewer;
   practiceName: string;
@@ -24,6 +25,8 @@ export function RecordsPage({
   associates: BusinessAssociates;
   policies: PolicyList;
   policyChanges: PolicyChanges;
+  /** What the change that redirected here did (e.g. a business associate removed). */
+  notice?: string;
 }) {
   const npi = viewer.npi!;
   // Owners and managers keep the records (incidents, roster, business associates); viewers only read.
@@ -31,6 +34,7 @@ export function RecordsPage({
   const canEdit = role.success && can(role.data, "change_records");
   return (
     <PortalPage title={`Records · ${practiceName}`} viewer={viewer} active="records">
+      {notice && <Notice kind="ok">{notice}</Notice>}
       <section class="card">
         <h2>Incidents and the notification clock</h2>
         {canEdit && (

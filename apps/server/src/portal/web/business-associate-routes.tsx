@@ -8,12 +8,17 @@ import { baaOperation } from "../../routes/group-b/baa.js";
 import { PortalError } from "../portal-errors.js";
 import { BusinessAssociateFormPage, type BusinessAssociateFormValues } from "../views/business-associate-form.js";
 import { refusalReason } from "./form-refusal.js";
+import { readForm } from "./forms.js";
+import { ownedPractice } from "./owned-practice.js";
 import { invokeForPortal, isInputRefusal, portalErrorOf } from "./portal-operations.js";
-import { type SignedIn, viewerOf } from "./portal-request.js";
+import { assertCan, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
 import { mountRecordEditor } from "./record-editor.js";
-import { sendPage } from "./responses.js";
+import { seeOther, sendPage } from "./responses.js";
 
 type Recorded = BusinessAssociates["business_associates"][number];
+
+/** The removal form: only the confirmation box (the CSRF field is checked by readForm). */
+const RemoveFormSchema = z.object({ confirm: z.string().max(10).optional() });
 
 /** The form's fields (strings as posted); the operation's BusinessAssociateSchema checks the vendor itself. */
 const BusinessAssociateFormSchema = z.strictObject({
@@ -118,6 +123,29 @@ export function mountBusinessAssociateRoutes(router: Router<HcsState>, deps: App
     }
     return vendorId;
   };
+
+  // Removal has its own form (a required confirmation box): the edit form's post never removes.
+  router.post("/portal/practices/:npi/business-associates/:vendor/remove", async (ctx) => {
+    const signedIn = await requireSignedIn(ctx, deps);
+    if (!signedIn) return;
+    const form = await readForm(ctx, signedIn.cookie, RemoveFormSchema);
+    assertCan(signedIn, "change_records");
+    const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
+    const recorded = await recordedOf(practice.npi, ctx.params.vendor);
+    if (form.confirm !== "yes") {
+      await formPage(ctx, signedIn, practice, recorded, valuesOf(recorded), 400, {
+        error: `Tick "Remove ${recorded.name}" to remove it.`,
+      });
+      return;
+    }
+    const result = await invokeForPortal(ctx, deps, signedIn, baaOperation, {
+      npi: practice.npi,
+      action: "remove",
+      vendor_id: recorded.vendor_id,
+    });
+    if (!result.ok) throw portalErrorOf(ctx, result);
+    seeOther(ctx, `/portal/practices/${practice.npi}/records?removed=business_associate`);
+  });
 
   mountRecordEditor<Recorded>(router, deps, {
     segment: "business-associates",

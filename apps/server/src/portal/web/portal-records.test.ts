@@ -391,6 +391,41 @@ describe.each(["sqlite", "postgres"] as const)("portal records editing (%s)", (e
         .execute();
       expect(list.map((b) => b.vendor_id)).toEqual(["acme-billing-inc"]);
     });
+
+    it("removes one only with its confirmation box ticked, never for a viewer, and says so on the records page", async () => {
+      const remove = `/portal/practices/${NPI}/business-associates/acme-billing-inc/remove`;
+      const stored = async () =>
+        (
+          await t.server.deps.store.db
+            .selectFrom("business_associates")
+            .select("vendor_id")
+            .where("npi", "=", NPI)
+            .execute()
+        ).map((b) => b.vendor_id);
+
+      await viewer.get(`/portal/practices/${NPI}/records`);
+      expect((await viewer.post(remove, { confirm: "yes" })).status).toBe(403);
+      const page = await manager.get(`/portal/practices/${NPI}/business-associates/acme-billing-inc`);
+      expect(page.text).toContain(`action="${remove}"`);
+      const unticked = await manager.post(remove, {});
+      expect(unticked.status).toBe(400);
+      expect(unticked.text).toContain("Tick &quot;Remove Acme Billing, Inc.&quot; to remove it.");
+      expect(await stored()).toEqual(["acme-billing-inc"]);
+
+      const before = (await portalEvents("hipaa.baa")).length;
+      const removed = await manager.post(remove, { confirm: "yes" });
+      expect(removed.status).toBe(303);
+      expect(removed.headers.location).toBe(`/portal/practices/${NPI}/records?removed=business_associate`);
+      expect(await stored()).toEqual([]);
+      const records = await manager.get(String(removed.headers.location));
+      expect(records.text).toContain("The business associate was removed from the records.");
+      expect(rowOf(records.text, "Acme Billing")).toBeUndefined();
+      const events = await portalEvents("hipaa.baa");
+      expect(events).toHaveLength(before + 1);
+      expect(events.at(-1)).toMatchObject({ outcome: "success", actor_key_id: null });
+      // Gone: its page and a second removal answer 404.
+      expect((await manager.get(`/portal/practices/${NPI}/business-associates/acme-billing-inc`)).status).toBe(404);
+    });
   });
 });
 

@@ -16,8 +16,15 @@ import { requireSignedIn, viewerOf } from "./portal-request.js";
 import { sendPage } from "./responses.js";
 
 const PolicyQuerySchema = z.object({ format: z.enum(["html", "markdown"]).default("html") });
-/** `generated`: how many documents the change just made generated (the redirect after it), for the notice. */
-const RecordsQuerySchema = z.object({ generated: z.coerce.number().int().min(0).max(24).optional() });
+/**
+ * `generated`: how many documents the change just made generated (the redirect after it), for the notice;
+ * `removed`: what a removal just took out of the records (a fixed word, never text from the query shown back).
+ */
+const RecordsQuerySchema = z.object({
+  generated: z.coerce.number().int().min(0).max(24).optional(),
+  removed: z.literal("business_associate").optional(),
+});
+const REMOVED_NOTICE = { business_associate: "The business associate was removed from the records." } as const;
 
 /** The practice's administrative records (read) and policy downloads, over the administrative services. */
 export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): void {
@@ -50,6 +57,7 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
           balance: account.credits,
           generated: query.success ? (query.data.generated ?? null) : null,
         }}
+        {...(query.success && query.data.removed ? { notice: REMOVED_NOTICE[query.data.removed] } : {})}
       />,
     );
   });
