@@ -1,6 +1,6 @@
 import type { AccountView } from "../../services/accounts.js";
 import type { LedgerEntry } from "../../services/credit-ledger.js";
-import { CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
+import { Command, CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
 
 export interface KeyRow {
   readonly id: string;
@@ -55,14 +55,7 @@ export function ApiAccessPage({
         {newKey && (
           <>
             <Notice kind="info">Copy the key now: it is shown only once and stored hashed.</Notice>
-            <div class="command">
-              <pre id="new-key">
-                <code>{newKey.apiKey}</code>
-              </pre>
-              <button type="button" class="copy" data-copy="new-key" hidden>
-                Copy
-              </button>
-            </div>
+            <Command id="new-key" text={newKey.apiKey} />
             <p class="muted small">
               Group B: send it as <code>X-API-Key</code>.
               {professional ? (
@@ -134,14 +127,7 @@ export function ApiAccessPage({
               Copy the new secret now: it is shown only once. Deliveries are signed with it from now on; the old one no
               longer verifies.
             </Notice>
-            <div class="command">
-              <pre id="new-webhook-secret">
-                <code>{webhook.newSecret}</code>
-              </pre>
-              <button type="button" class="copy" data-copy="new-webhook-secret" hidden>
-                Copy
-              </button>
-            </div>
+            <Command id="new-webhook-secret" text={webhook.newSecret} />
           </>
         )}
         {webhook.canRotate ? (

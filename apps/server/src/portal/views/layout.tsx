@@ -26,6 +26,23 @@ export type NavItem =
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
 
 /** A one-button form that revokes what `action` names (a key, an agent), with the session's CSRF token. */
+/**
+ * Text to copy — a command, a key or a secret shown once — with a Copy button (the button only appears with script,
+ * portal.js; the text can always be selected).
+ */
+export function Command({ id, text }: { id: string; text: string }) {
+  return (
+    <div class="command">
+      <pre id={id}>
+        <code>{text}</code>
+      </pre>
+      <button type="button" class="copy" data-copy={id} hidden>
+        Copy
+      </button>
+    </div>
+  );
+}
+
 export const RevokeForm = ({ action, csrf }: { action: string; csrf: string }) => (
   <form method="post" action={action}>
     <CsrfField token={csrf} />

@@ -1,22 +1,8 @@
 import type { AgentView, DeployTokenResponse } from "@hcs/protocol";
-import { CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
+import { Command, CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
 
 /** An ISO instant to the minute, as the page shows times ("2026-11-24 11:05"; UTC, said in the heading). */
 const minuteOf = (at: string) => at.slice(0, 16).replace("T", " ");
-
-/** A command with a copy button (the button only appears with script; the text can always be selected). */
-function Command({ id, text }: { id: string; text: string }) {
-  return (
-    <div class="command">
-      <pre id={id}>
-        <code>{text}</code>
-      </pre>
-      <button type="button" class="copy" data-copy={id} hidden>
-        Copy
-      </button>
-    </div>
-  );
-}
 
 /** Installing the internal scanner: a deploy token (shown once), the commands, and the registered agents. */
 export function ScannerPage({

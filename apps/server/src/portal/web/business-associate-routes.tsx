@@ -11,9 +11,9 @@ import { refusalReason } from "./form-refusal.js";
 import { readForm } from "./forms.js";
 import { ownedPractice } from "./owned-practice.js";
 import { invokeForPortal, isInputRefusal, portalErrorOf } from "./portal-operations.js";
-import { assertCan, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
+import { assertCan, requireSignedIn, type SignedIn } from "./portal-request.js";
 import { mountRecordEditor } from "./record-editor.js";
-import { seeOther, sendPage } from "./responses.js";
+import { seeOther } from "./responses.js";
 
 type Recorded = BusinessAssociates["business_associates"][number];
 
@@ -70,39 +70,15 @@ export function mountBusinessAssociateRoutes(router: Router<HcsState>, deps: App
     return found;
   };
 
-  const formPage = async (
-    ctx: HcsContext,
-    signedIn: SignedIn,
-    practice: { npi: string; name: string },
-    recorded: Recorded | null,
-    values: BusinessAssociateFormValues,
-    status: number,
-    messages: { error?: string; notice?: string } = {},
-  ) =>
-    sendPage(
-      ctx,
-      <BusinessAssociateFormPage
-        viewer={await viewerOf(deps, signedIn, practice.npi)}
-        practiceName={practice.name}
-        recorded={recorded}
-        values={values}
-        {...messages}
-      />,
-      status,
-    );
-
-  /** Upserts what the form describes under `vendorId`; answers the form again (400) when it is refused. */
-  const saved = async (
+  /** Upserts what the form describes under its vendor id (a new one must not replace another). */
+  const save = async (
     ctx: HcsContext,
     signedIn: SignedIn,
     raw: Record<string, string>,
     practice: { npi: string; name: string },
     recorded: Recorded | null,
-  ): Promise<string | null> => {
-    const refuse = async (error: string) => {
-      await formPage(ctx, signedIn, practice, recorded, raw, 400, { error });
-      return null;
-    };
+  ): Promise<{ id: string } | { refused: string }> => {
+    const refuse = (error: string) => ({ refused: error });
     const form = BusinessAssociateFormSchema.safeParse(raw);
     if (!form.success) return refuse(form.error.issues[0]?.message ?? "The form is not valid.");
     const vendorId = recorded?.vendor_id ?? vendorIdOf({ name: form.data.name });
@@ -121,8 +97,18 @@ export function mountBusinessAssociateRoutes(router: Router<HcsState>, deps: App
       if (isInputRefusal(result.error)) return refuse(`Not saved: ${refusalReason(result.error)}.`);
       throw portalErrorOf(ctx, result);
     }
-    return vendorId;
+    return { id: vendorId };
   };
+
+  const formPage = mountRecordEditor<Recorded>(router, deps, {
+    segment: "business-associates",
+    load: (_signedIn, npi, id) => recordedOf(npi, id),
+    blank: () => ({ baa_status: "none", phi_access: "on" }),
+    valuesOf,
+    savedNotice: "Saved.",
+    render: (props) => <BusinessAssociateFormPage {...props} />,
+    save,
+  });
 
   // Removal has its own form (a required confirmation box): the edit form's post never removes.
   router.post("/portal/practices/:npi/business-associates/:vendor/remove", async (ctx) => {
@@ -145,15 +131,5 @@ export function mountBusinessAssociateRoutes(router: Router<HcsState>, deps: App
     });
     if (!result.ok) throw portalErrorOf(ctx, result);
     seeOther(ctx, `/portal/practices/${practice.npi}/records?removed=business_associate`);
-  });
-
-  mountRecordEditor<Recorded>(router, deps, {
-    segment: "business-associates",
-    load: (_signedIn, npi, id) => recordedOf(npi, id),
-    blank: () => ({ baa_status: "none", phi_access: "on" }),
-    valuesOf,
-    savedNotice: "Saved.",
-    page: formPage,
-    save: saved,
   });
 }

@@ -17,9 +17,8 @@ import {
   incidentInputOf,
 } from "./incident-form-fields.js";
 import { invokeForPortal, isInputRefusal, portalErrorOf } from "./portal-operations.js";
-import { type SignedIn, viewerOf } from "./portal-request.js";
+import type { SignedIn } from "./portal-request.js";
 import { mountRecordEditor } from "./record-editor.js";
-import { sendPage } from "./responses.js";
 
 /**
  * Recording and moving on incidents through the API's own operations (createIncident, updateIncident) over the
@@ -37,42 +36,15 @@ export function mountIncidentRoutes(router: Router<HcsState>, deps: AppDeps): vo
     return incidentView(row, dateOf(deps.now()));
   };
 
-  const formPage = async (
-    ctx: HcsContext,
-    signedIn: SignedIn,
-    practice: { npi: string; name: string },
-    incident: IncidentView | null,
-    values: IncidentFormValues,
-    status: number,
-    messages: { error?: string; notice?: string } = {},
-  ) =>
-    sendPage(
-      ctx,
-      <IncidentFormPage
-        viewer={await viewerOf(deps, signedIn, practice.npi)}
-        practiceName={practice.name}
-        incident={incident}
-        values={values}
-        {...messages}
-      />,
-      status,
-    );
-
-  /**
-   * Checks the form and runs `operation` with the record it describes; answers the form again (400) with the
-   * reason when the form or the operation refuses it, and returns the saved incident otherwise.
-   */
-  const saved = async (
+  /** Checks the form and runs the create or update operation with the record it describes. */
+  const save = async (
     ctx: HcsContext,
     signedIn: SignedIn,
     raw: IncidentFormValues,
     practice: { npi: string; name: string },
     incident: IncidentView | null,
-  ): Promise<IncidentView | null> => {
-    const refuse = async (error: string) => {
-      await formPage(ctx, signedIn, practice, incident, raw, 400, { error });
-      return null;
-    };
+  ): Promise<{ id: string } | { refused: string }> => {
+    const refuse = (error: string) => ({ refused: error });
     const form = IncidentFormSchema.safeParse(raw);
     if (!form.success) return refuse(form.error.issues[0]?.message ?? "The form is not valid.");
     let record: ReturnType<typeof incidentInputOf>;
@@ -89,7 +61,7 @@ export function mountIncidentRoutes(router: Router<HcsState>, deps: AppDeps): vo
       if (isInputRefusal(result.error)) return refuse(`The incident was not saved: ${refusalReason(result.error)}.`);
       throw portalErrorOf(ctx, result);
     }
-    return result.output as IncidentView;
+    return { id: (result.output as IncidentView).id };
   };
 
   mountRecordEditor<IncidentView>(router, deps, {
@@ -98,8 +70,7 @@ export function mountIncidentRoutes(router: Router<HcsState>, deps: AppDeps): vo
     blank: () => ({ category: "other", status: "open", phi_involved: "no", discovered_on: dateOf(deps.now()) }),
     valuesOf: incidentFormValuesOf,
     savedNotice: "Saved. The determination and the clock are as of today.",
-    page: formPage,
-    save: async (ctx, signedIn, raw, practice, incident) =>
-      (await saved(ctx, signedIn, raw, practice, incident))?.id ?? null,
+    render: ({ recorded, ...props }) => <IncidentFormPage {...props} incident={recorded} />,
+    save,
   });
 }
