@@ -1,15 +1,16 @@
 import { hash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordAuditEvent } from "../services/audit.js";
+import { appendAuditEvents, recordAuditEvent } from "../services/audit.js";
 import type { Store } from "../store/store.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { logReaderFor, storeLogReader } from "./log-pages.js";
 import { sequenceAuditLog } from "./sequencer.js";
 import { latinToHex } from "./verify-tree.js";
 
-// Each engine builds the records' canonical JSON for the verifier (SQLite: json_object; PostgreSQL: to_json and
-// concatenation, and hashes it too); the log's leaves were hashed from JavaScript's. They must agree byte for byte on
+// SQLite stores each record's canonical JSON (built by JavaScript on the hot path, by json_object for other writers)
+// and reads the fields back from it; PostgreSQL builds it for the verifier (to_json and concatenation, and hashes it
+// too); the log's leaves were hashed from JavaScript's. They must agree byte for byte on
 // every string a field can hold, or a verify would report untouched events as altered.
 
 /** Any Unicode text, control characters, quotes and backslashes included (no lone surrogates: not UTF-8). */
@@ -56,21 +57,28 @@ forEachEngine((engine, open) => {
             status: fc.integer({ min: 100, max: 599 }),
           }),
           async (f) => {
-            await store.db.transaction().execute((trx) =>
-              recordAuditEvent(trx, {
-                at: new Date(1_790_000_000_000 + next).toISOString(),
-                request_id: f.request_id,
-                actor_account_id: f.account,
-                actor_key_id: f.key,
-                actor_operator: f.operator,
-                action: f.action,
-                transport: "cli",
-                resource: f.resource,
-                outcome: "success",
-                status: f.status,
-                code: f.code,
-              }),
-            );
+            const event = {
+              at: new Date(1_790_000_000_000 + next).toISOString(),
+              request_id: f.request_id,
+              actor_account_id: f.account,
+              actor_key_id: f.key,
+              actor_operator: f.operator,
+              action: f.action,
+              resource: f.resource,
+              outcome: "success" as const,
+              status: f.status,
+              code: f.code,
+            };
+            // Both writers: an operator's (the fields, through audit_event_input) and the hot path's (on SQLite the
+            // record's text built in JavaScript; the fields read back from it must rebuild it).
+            if (next % 2 === 0)
+              await store.db.transaction().execute((trx) => recordAuditEvent(trx, { ...event, transport: "cli" }));
+            else
+              await store.writes.run((trx) =>
+                appendAuditEvents(store.hot, trx, [
+                  { ...event, transport: "mcp", client_ip: "127.0.0.1", duration_ms: 1 },
+                ]),
+              );
             await sequenceAuditLog(store);
             const entry = await store.db
               .selectFrom("audit_entries")

@@ -61,7 +61,7 @@ const pgJson = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
 
 /**
  * PostgreSQL builds each record's canonical JSON (keys in sorted order, the same shape as auditRecordJson and
- * SQLITE_LEAF_INPUT; `actor.operator` only when set) as UTF-8 bytes after 0x00 — the leaf input. Over audit_events as `e`.
+ * SQLite's stored record; `actor.operator` only when set) as UTF-8 bytes after 0x00 — the leaf input. Over audit_events as `e`.
  */
 export const PG_LEAF_INPUT = `'\\x00'::bytea || convert_to('{"actor":{"account_id":' || ${pgJson("e.actor_account_id")}
     || ',"key_id":' || ${pgJson("e.actor_key_id")}

@@ -47,7 +47,7 @@ async function lockedState(store: Store, trx: Transaction<Database>): Promise<Lo
 
 /**
  * The committed events waiting for a leaf, in id order, with their records' leaf inputs. SQLite hands ids out in
- * commit order (one writer at a time): what waits is above the last id sequenced, and SQLite builds the canonical
+ * commit order (one writer at a time): what waits is above the last id sequenced, and SQLite stores the canonical
  * record itself. PostgreSQL's writers commit out of id order: what waits has no mark (a partial index finds it).
  */
 async function waitingRecords(

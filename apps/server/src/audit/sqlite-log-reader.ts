@@ -4,19 +4,13 @@ import SQLite from "better-sqlite3";
 import { gapOf, hashedHere, type LogReader } from "./log-page.js";
 
 /**
- * SQLite builds a record's leaf input itself — 0x00 and the canonical JSON (json_object, keys given in sorted order;
- * its string escaping is ECMAScript's JSON.stringify's, which is RFC 8785's: a property test holds the two equal on
- * arbitrary strings). `actor.operator` is there only when set, as auditRecordOf does. Over audit_events as `e`.
+ * A record's leaf input on SQLite: 0x00 and the record's canonical JSON as stored (audit_events.record, migration
+ * 024: the text is what is stored, its fields are read from it). Over audit_events as `e`.
  */
-export const SQLITE_LEAF_INPUT = `char(0) || json_object(
-    'actor', case when e.actor_operator is null
-      then json_object('account_id', e.actor_account_id, 'key_id', e.actor_key_id)
-      else json_object('account_id', e.actor_account_id, 'key_id', e.actor_key_id, 'operator', e.actor_operator) end,
-    'code', e.code, 'operation', e.action, 'outcome', e.outcome, 'request_id', e.request_id, 'resource', e.resource,
-    'salt', e.salt, 'status', e.status, 'time', e.at, 'transport', e.transport, 'v', 1)`;
+export const SQLITE_LEAF_INPUT = "char(0) || e.record";
 
 /**
- * The verifier's page on SQLite: the leaf input built by SQLite, one string per row and nothing else (`pluck`): ids
+ * The verifier's page on SQLite: the leaf input as stored, one string per row and nothing else (`pluck`): ids
  * are unique integers, so a range of n ids that answers n rows holds every one of them, and only a page that comes
  * back short (an event deleted) is read again for its ids.
  */

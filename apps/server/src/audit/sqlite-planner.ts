@@ -11,7 +11,7 @@ export interface SqlitePlanner {
 
 /**
  * The planning half of a sequencer run on the embedded store: read the log's state and the events above the last id
- * sequenced (SQLite builds each record's canonical JSON), hash them into leaves and extend the frontier — all from
+ * sequenced (each record's canonical JSON as stored), hash them into leaves and extend the frontier — all from
  * one read snapshot, so the plan is of the log as it was at one moment. The planner thread runs it
  * (sequencer-worker.ts); the serving thread writes what it plans (writePlannedRun).
  */

@@ -6,7 +6,12 @@ import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import type { Store } from "../store/store.js";
-import { appendAuditRun, buildCheckpointedLog } from "../test-support/audit-events.js";
+import {
+  alterAuditEvent,
+  appendAuditRun,
+  buildCheckpointedLog,
+  swapAuditEvents,
+} from "../test-support/audit-events.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { loadLogKey, nodeEd25519Verify } from "./log-key.js";
 import { type AuditLogProblemKind, verifyAuditLog } from "./verify-log.js";
@@ -51,10 +56,9 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     name: "one event's field altered",
     kind: "altered",
     index: 7,
-    tamper: (s) =>
-      sql`update audit_events set resource = 'practice:1982615372' where id = ${eventAt(7)}`
-        .execute(s.db)
-        .then(() => {}),
+    tamper: async (s) => {
+      await alterAuditEvent(s, await eventIdAt(s, 7), { resource: "practice:1982615372" });
+    },
   },
   {
     name: "one leaf's hash altered",
@@ -113,21 +117,16 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     kind: "altered",
     index: 9,
     async tamper(s) {
-      const [a, b] = [await eventIdAt(s, 9), await eventIdAt(s, 30)];
-      const ra = await s.db.selectFrom("audit_events").selectAll().where("id", "=", a).executeTakeFirstOrThrow();
-      const rb = await s.db.selectFrom("audit_events").selectAll().where("id", "=", b).executeTakeFirstOrThrow();
-      const { id: _a, leaf_index: _ia, ...va } = ra;
-      const { id: _b, leaf_index: _ib, ...vb } = rb;
-      await s.db.updateTable("audit_events").set(vb).where("id", "=", a).execute();
-      await s.db.updateTable("audit_events").set(va).where("id", "=", b).execute();
+      await swapAuditEvents(s, await eventIdAt(s, 9), await eventIdAt(s, 30));
     },
   },
   {
     name: "an event after the split point altered",
     kind: "altered",
     index: 36,
-    tamper: (s) =>
-      sql`update audit_events set code = 'forbidden' where id = ${eventAt(36)}`.execute(s.db).then(() => {}),
+    tamper: async (s) => {
+      await alterAuditEvent(s, await eventIdAt(s, 36), { code: "forbidden" });
+    },
   },
   {
     name: "the first event after the split point deleted",
@@ -189,7 +188,7 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
         .executeTakeFirstOrThrow();
       const forged = { ...e, outcome: "denied", status: 403 };
       const leaf = auditLeafHash(auditRecordOf(forged, e.salt));
-      await sql`update audit_events set outcome = 'denied', status = 403 where id = ${e.id}`.execute(s.db);
+      await alterAuditEvent(s, Number(e.id), { outcome: "denied", status: 403 });
       await rewriteRun(s, 25, (r) => {
         Buffer.from(leaf, "hex").copy(r.leaf_hashes, 0);
         return { leaf_hashes: r.leaf_hashes };

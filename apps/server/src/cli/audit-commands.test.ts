@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLogKey } from "../audit/log-key.js";
 import { auditProofFor } from "../audit/proofs.js";
 import { openStore, type Store } from "../store/store.js";
-import { buildCheckpointedLog } from "../test-support/audit-events.js";
+import { alterAuditEvent, buildCheckpointedLog } from "../test-support/audit-events.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
 
@@ -46,15 +46,14 @@ describe("hcs-server audit verify", () => {
 
   it("names the first altered event and exits 3", async () => {
     const bundle = await auditProofFor({ store, auditLogKey: key }, 8, "acc_1");
-    await sql`update audit_events set status = 500
-      where id = (select id from audit_entries where leaf_index = 7)`.execute(store.db);
+    const at7 = await store.db.selectFrom("audit_entries").select("id").where("leaf_index", "=", 7).executeTakeFirst();
+    const restore = await alterAuditEvent(store, Number(at7!.id), { status: 500 });
     try {
       const r = await hcs(["--json", "audit", "verify"]);
       expect(r.code).toBe(3);
       expect(JSON.parse(r.stdout)).toMatchObject({ verified: false, first_bad_index: 7, problem: "altered" });
     } finally {
-      await sql`update audit_events set status = 200
-        where id = (select id from audit_entries where leaf_index = 7)`.execute(store.db);
+      await restore();
     }
     // The bundle made before the change still verifies offline: it holds the record as it was logged.
     const file = join(dataDir, "proof-8.json");

@@ -163,6 +163,9 @@ const AUDIT_COLUMNS = [
   "salt",
 ] as const;
 
+/** SQLite's audit_events: the record's canonical text, nothing else (migration 024). */
+const RECORD_COLUMN = ["record"] as const;
+
 const CONTEXT_COLUMNS = ["event_id", "at", "client_ip", "duration_ms"] as const;
 
 /** Appends an audit event inside the caller's transaction. */
@@ -202,12 +205,11 @@ export async function appendAuditEvents(
   events: readonly AuditEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  const salts = events.map(() => newAuditSalt());
   // Hot path (every audited call).
-  const rows = events.map((e, i) => [...auditEventIdentity(e), e.outcome, e.status, e.code, salts[i]!]);
+  const salts = events.map(() => newAuditSalt());
   // The context row is keyed by the event's id (sequential keys: random ones, such as the salt, made every insert
   // land on a cold page of a growing index and cost the grade-lookup bench two thirds of its batch throughput).
-  const ids = await insertEvents(hot, trx, rows, salts);
+  const ids = await insertEvents(hot, trx, events, salts);
   await insertRows(
     hot,
     trx,
@@ -218,17 +220,25 @@ export async function appendAuditEvents(
 }
 
 /**
- * Inserts event rows and answers their ids in order. SQLite: each statement's own last rowid (its rows take
- * consecutive AUTOINCREMENT ids) instead of RETURNING, cheaper on every audited call. PostgreSQL: RETURNING, matched
- * by salt (it does not promise RETURNING's order).
+ * Inserts event rows and answers their ids in order. SQLite stores each record's canonical text (migration 024: its
+ * fields are read from it), built here, and answers ids from each statement's own last rowid (its rows take
+ * consecutive AUTOINCREMENT ids) instead of RETURNING, cheaper on every audited call. PostgreSQL: the fields,
+ * RETURNING matched by salt (it does not promise RETURNING's order).
  */
 async function insertEvents(
   hot: HotSql,
   trx: Transaction<Database>,
-  rows: readonly (readonly unknown[])[],
+  events: readonly AuditEvent[],
   salts: readonly string[],
 ): Promise<number[]> {
-  if (hot.engine === "sqlite") return insertRowsForIds(hot, "audit_events", AUDIT_COLUMNS, rows);
+  if (hot.engine === "sqlite")
+    return insertRowsForIds(
+      hot,
+      "audit_events",
+      RECORD_COLUMN,
+      events.map((e, i) => [auditRecordJson(auditRecordOf(e, salts[i]!))]),
+    );
+  const rows = events.map((e, i) => [...auditEventIdentity(e), e.outcome, e.status, e.code, salts[i]!]);
   const inserted = await insertRows<{ id: number | string; salt: string }>(
     hot,
     trx,
@@ -247,12 +257,14 @@ export type AuditInTransaction<R> = (trx: Transaction<Database>, done: R) => Pro
 /**
  * Appends the audit event of a write that did not come over HTTP (an operator command, a worker refund) inside the
  * write's transaction, so the event is durable exactly when the write is. Not a hot path: the query builder, and no
- * context row (see {@link LocalAuditEvent}).
+ * context row (see {@link LocalAuditEvent}). Its fields go into the view audit_event_input, the same on both
+ * engines: on SQLite its trigger stores the record's canonical text, on PostgreSQL the insert passes through to
+ * audit_events (migration 024).
  */
 export async function recordAuditEvent(trx: Transaction<Database>, event: LocalAuditEvent): Promise<void> {
   const salt = newAuditSalt();
   await trx
-    .insertInto("audit_events")
+    .insertInto("audit_event_input")
     .values({
       at: event.at,
       request_id: event.request_id,
@@ -266,7 +278,6 @@ export async function recordAuditEvent(trx: Transaction<Database>, event: LocalA
       status: event.status,
       code: event.code,
       salt,
-      leaf_index: null,
     })
     .execute();
 }

@@ -113,6 +113,11 @@ export interface GradesTable {
   valid_until: string | null;
 }
 
+/**
+ * An audit event's fields. On SQLite they are virtual columns read from the stored record text (`record`, the
+ * canonical JSON the log hashes; migration 024): insert through audit_event_input or, on the hot path, the text
+ * itself. On PostgreSQL they are the stored columns.
+ */
 export interface AuditEventsTable {
   id: Generated<number>;
   at: string;
@@ -141,6 +146,12 @@ export interface AuditEventsTable {
    */
   leaf_index: number | null;
 }
+
+/**
+ * Where writers other than the hot path insert an event's fields (migration 024): on SQLite a trigger stores the
+ * record's canonical text in audit_events (whose fields are read from it), on PostgreSQL the insert passes through.
+ */
+export type AuditEventInputView = Omit<AuditEventsTable, "id" | "leaf_index">;
 
 /** An event with its leaf (null until sequenced): the audit_entries view, what readers select. */
 export type AuditEntriesView = AuditEventsTable & {
@@ -456,6 +467,7 @@ export interface Database {
   audit_trail: AuditTrailView;
   /** audit_events with each event's leaf index and hash from its sequencer run (null until sequenced): what readers select. */
   audit_entries: AuditEntriesView;
+  audit_event_input: AuditEventInputView;
   rate_limits: RateLimitsTable;
   breaches: BreachesTable;
   documents: DocumentsTable;

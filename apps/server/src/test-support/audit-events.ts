@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { createCheckpoint } from "../audit/checkpoints.js";
 import type { LogKey } from "../audit/log-key.js";
 import { sequenceAuditLog } from "../audit/sequencer.js";
@@ -46,4 +47,55 @@ export async function buildCheckpointedLog(store: Store, key: LogKey): Promise<v
   await createCheckpoint(store, key, new Date());
   await appendAuditRun(store, 40, 5);
   await sequenceAuditLog(store);
+}
+
+/** Where each field an alteration test changes lives in the record's text (SQLite stores the text: migration 024). */
+const RECORD_PATHS = { resource: "$.resource", code: "$.code", status: "$.status", outcome: "$.outcome" } as const;
+type AlterableField = keyof typeof RECORD_PATHS;
+
+/**
+ * Changes stored fields of event `id` as someone with write access to the store would — on SQLite in the record's
+ * text (its fields are read from it and cannot be changed apart from it), on PostgreSQL in the columns — and answers
+ * how to put the event back exactly as it was.
+ */
+export async function alterAuditEvent(
+  store: Store,
+  id: number,
+  fields: Partial<Record<AlterableField, string | number | null>>,
+): Promise<() => Promise<void>> {
+  const entries = Object.entries(fields) as [AlterableField, string | number | null][];
+  if (store.engine === "sqlite") {
+    const { rows } = await sql<{ record: string }>`select record from audit_events where id = ${id}`.execute(store.db);
+    const before = rows[0]!.record;
+    // A bound JavaScript number is a real to SQLite (403.0): the status is an integer in the text.
+    const value = (v: string | number | null) => (typeof v === "number" ? sql`cast(${v} as integer)` : sql`${v}`);
+    const set = sql.join(entries.map(([f, v]) => sql`${RECORD_PATHS[f]}, ${value(v)}`));
+    await sql`update audit_events set record = json_set(record, ${set}) where id = ${id}`.execute(store.db);
+    return async () => {
+      await sql`update audit_events set record = ${before} where id = ${id}`.execute(store.db);
+    };
+  }
+  const before = await store.db.selectFrom("audit_events").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  await store.db.updateTable("audit_events").set(Object.fromEntries(entries)).where("id", "=", id).execute();
+  return async () => {
+    const { id: _id, ...was } = before;
+    await store.db.updateTable("audit_events").set(was).where("id", "=", id).execute();
+  };
+}
+
+/** Swaps what two events hold (each keeps its id): their records' text on SQLite, their columns on PostgreSQL. */
+export async function swapAuditEvents(store: Store, a: number, b: number): Promise<void> {
+  if (store.engine === "sqlite") {
+    await sql`update audit_events set record = case id
+        when ${a} then (select record from audit_events where id = ${b})
+        else (select record from audit_events where id = ${a}) end
+      where id in (${a}, ${b})`.execute(store.db);
+    return;
+  }
+  const ra = await store.db.selectFrom("audit_events").selectAll().where("id", "=", a).executeTakeFirstOrThrow();
+  const rb = await store.db.selectFrom("audit_events").selectAll().where("id", "=", b).executeTakeFirstOrThrow();
+  const { id: _a, leaf_index: _ia, ...va } = ra;
+  const { id: _b, leaf_index: _ib, ...vb } = rb;
+  await store.db.updateTable("audit_events").set(vb).where("id", "=", a).execute();
+  await store.db.updateTable("audit_events").set(va).where("id", "=", b).execute();
 }

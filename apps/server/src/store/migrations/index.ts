@@ -20,6 +20,7 @@ import { auditLeafTilesMigration } from "./018-audit-leaf-tiles.js";
 import { authChangesMigration } from "./021-auth-changes.js";
 import { portalUsersMigration } from "./022-portal-users.js";
 import { settleGroupMigration } from "./023-settle-group.js";
+import { auditRecordTextMigration } from "./024-audit-record-text.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -46,5 +47,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "021-auth-changes": authChangesMigration(engine),
     "022-portal-users": portalUsersMigration(engine),
     "023-settle-group": settleGroupMigration(engine),
+    "024-audit-record-text": auditRecordTextMigration(engine),
   };
 }
