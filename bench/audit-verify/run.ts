@@ -6,23 +6,25 @@
 // latin1 string (the cheapest form Node has: no Buffer to allocate); and, third, of those bytes and the tree's node
 // inputs (everything the verifier hashes), in the same process and run. Prints events per second of each and the
 // ratios (target ≥ 0.5 of the cheapest). It runs the built server (apps/server/dist), as operators run `hcs-server
-// audit verify`: its worker thread is compiled code.
+// audit verify`: its worker thread is compiled code; and each verify in a process of its own (verify-once.ts), as
+// `hcs-server audit verify` runs, not in the heap that holds the baseline's million strings.
+import { execFile } from "node:child_process";
 import { hash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseVerifierKey } from "@hcs/protocol";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createCheckpoint } from "../../apps/server/dist/audit/checkpoints.js";
-import { loadLogKey, nodeEd25519Verify } from "../../apps/server/dist/audit/log-key.js";
+import { loadLogKey } from "../../apps/server/dist/audit/log-key.js";
 import { sequenceAuditLog } from "../../apps/server/dist/audit/sequencer.js";
-import { verifyAuditLog } from "../../apps/server/dist/audit/verify-log.js";
 import {
   type AuditEvent,
   appendAuditEvents,
   auditRecordJson,
   auditRecordOf,
 } from "../../apps/server/dist/services/audit.js";
-import type { Store } from "../../apps/server/dist/store/store.js";
+import type { Store, StoreOptions } from "../../apps/server/dist/store/store.js";
 import { openStore } from "../../apps/server/dist/store/store.js";
 import {
   createTestSchema,
@@ -58,6 +60,21 @@ function eventOf(n: number): AuditEvent {
   };
 }
 
+const KEY_NAME = "bench.hcs.test/audit";
+const VERIFY_ONCE = join(dirname(fileURLToPath(import.meta.url)), "verify-once.ts");
+
+/** One `audit verify` of the log in a process of its own (verify-once.ts): the seconds it took. */
+async function verifyInChild(options: StoreOptions, keyDir: string, events: number): Promise<number> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", VERIFY_ONCE, JSON.stringify({ store: options, keyDir, keyName: KEY_NAME })],
+    { maxBuffer: 1 << 20 },
+  );
+  const v = JSON.parse(stdout.trim().split("\n").at(-1)!) as { seconds: number; leaves: number; ok: boolean };
+  if (!v.ok || v.leaves !== events) throw new Error(`the log did not verify: ${stdout}`);
+  return v.seconds;
+}
+
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 const rate = (n: number) => Math.round(n).toLocaleString("en-US").padStart(10);
 
@@ -79,8 +96,7 @@ async function buildLog(store: Store, key: ReturnType<typeof loadLogKey>, events
 }
 
 /** The baselines and verify, REPEATS rounds alternating, over the log in `store`. */
-async function measure(label: string, store: Store, key: ReturnType<typeof loadLogKey>, events: number) {
-  const verifier = parseVerifierKey(key.verifierKey)!;
+async function measure(label: string, store: Store, options: StoreOptions, keyDir: string, events: number) {
   // The bytes the verifier hashes, read back from the store as it reads them (so the baseline hashes exactly them),
   // in id order (on SQLite the leaf order; on PostgreSQL the bench's one writer makes it so too).
   // Read in pages: one statement over the whole log outlasts PostgreSQL's statement timeout.
@@ -121,10 +137,7 @@ async function measure(label: string, store: Store, key: ReturnType<typeof loadL
     }
     withNodes.push(asLatin1.at(-1)! + seconds(t0));
 
-    t0 = process.hrtime.bigint();
-    const v = await verifyAuditLog(store, verifier, nodeEd25519Verify);
-    verify.push(seconds(t0));
-    if (!v.ok || v.leaves !== events) throw new Error(`the log did not verify: ${JSON.stringify(v.firstProblem)}`);
+    verify.push(await verifyInChild(options, keyDir, events));
   }
   if (x === 256) console.log("unreachable"); // keeps the loops' results alive
   const bufferRate = events / median(asBuffer);
@@ -158,16 +171,17 @@ if (keptDir && !reuse) {
   mkdirSync(keptDir, { recursive: true });
 }
 const dir = keptDir ?? mkdtempSync(join(tmpdir(), "hcs-bench-audit-verify-"));
-const store = openStore({ engine: "sqlite", file: join(dir, "hcs.sqlite") });
+const sqliteOptions: StoreOptions = { engine: "sqlite", file: join(dir, "hcs.sqlite") };
+const store = openStore(sqliteOptions);
 try {
   await store.migrate();
-  const key = loadLogKey(dir, "bench.hcs.test/audit");
+  const key = loadLogKey(dir, KEY_NAME);
   if (reuse) console.log(`reusing the log of ${EVENTS} events in ${dir}`);
   else {
     await buildLog(store, key, EVENTS);
     if (keptDir) writeFileSync(join(keptDir, "built"), "");
   }
-  await measure("SQLite (embedded, two threads)", store, key, EVENTS);
+  await measure("SQLite (embedded, two threads)", store, sqliteOptions, dir, EVENTS);
 } finally {
   await store.close();
   if (!keptDir) rmSync(dir, { recursive: true, force: true });
@@ -178,13 +192,14 @@ const unreachable = PG_EVENTS > 0 ? await postgresUnavailableReason() : "BENCH_P
 if (unreachable) console.log(`\n[skip] PostgreSQL: ${unreachable}`);
 else {
   const { schema, drop } = await createTestSchema();
-  const pg = openStore({ engine: "postgres", url: TEST_PG_URL, schema });
+  const pgOptions: StoreOptions = { engine: "postgres", url: TEST_PG_URL, schema };
+  const pg = openStore(pgOptions);
   const keyDir = mkdtempSync(join(tmpdir(), "hcs-bench-audit-verify-pg-"));
   try {
     await pg.migrate();
-    const key = loadLogKey(keyDir, "bench.hcs.test/audit");
+    const key = loadLogKey(keyDir, KEY_NAME);
     await buildLog(pg, key, PG_EVENTS);
-    await measure(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, pg, key, PG_EVENTS);
+    await measure(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, pg, pgOptions, keyDir, PG_EVENTS);
   } finally {
     await pg.close();
     await drop();
