@@ -455,6 +455,8 @@ async function main() {
       };
     } finally {
       await Promise.all([full.proc.stop(), noThread.proc.stop(), bare.proc.stop(), pgServer?.proc.stop()]);
+      // What the full rows' server printed (with BENCH_SERVER_NODE_ARGS=--trace-gc, its collections), for diagnosis.
+      if (process.env.BENCH_SERVER_OUTPUT) writeFileSync(process.env.BENCH_SERVER_OUTPUT, full.proc.output());
     }
     // After the server stopped (requests in flight when the load ended are settled by then): every request that was
     // charged has its audit event, in the same transaction.
