@@ -1,5 +1,8 @@
 import SQLite from "better-sqlite3";
 
+/** How long a writer waits for another connection's write lock before it gives up (SQLITE_BUSY). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 /**
  * A connection that writes the embedded store's file, with the settings every writer uses (the serving thread's, the
  * settlement writer thread's).
@@ -14,7 +17,7 @@ export function openSqliteWriter(file: string, options?: SQLite.Options): SQLite
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   // Another connection may hold the write lock (the other thread, an operator command in another process).
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return sqlite;
 }
 

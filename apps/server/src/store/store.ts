@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type SQLite from "better-sqlite3";
 import {
-  CompiledQuery,
   type DatabaseConnection,
   type Driver,
   Kysely,
@@ -23,7 +23,8 @@ import { migrationsFor } from "./migrations/index.js";
 import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
 import { RateMirror } from "./rate-mirror.js";
 import type { Database } from "./schema.js";
-import { openSqliteWriter, withStatementCache } from "./sqlite-connection.js";
+import { beginImmediate } from "./sqlite-begin.js";
+import { openSqliteWriter, SQLITE_BUSY_TIMEOUT_MS, withStatementCache } from "./sqlite-connection.js";
 import { WriteBatcher } from "./write-batcher.js";
 
 export type { Engine };
@@ -103,7 +104,7 @@ export function openStore(options: StoreOptions): Store {
     const sqlite = openSqliteWriter(options.file);
     // One statement cache serves the query builder and the hot path: both run synchronously on this connection.
     const connection = withStatementCache(sqlite);
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }, sqlite) });
     return {
       ...makeStore(
         "sqlite",
@@ -228,18 +229,30 @@ function makeStore(
  * wait resolves) whenever the other connection committed in between.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.settings, this.sqlite);
   }
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  constructor(
+    settings: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+  ) {
+    super(settings);
+  }
+
+  override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
+    // On the connection's own handle (the one the driver's connection wraps), waiting for another connection's lock
+    // without blocking the thread (sqlite-begin.ts).
+    await beginImmediate(this.sqlite, SQLITE_BUSY_TIMEOUT_MS);
   }
 }
 
