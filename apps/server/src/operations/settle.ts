@@ -11,7 +11,7 @@ import {
 import type { AuditEvent } from "../services/audit.js";
 import { insufficientCredits } from "../services/credit-errors.js";
 import type { ServiceDeps } from "../services/deps.js";
-import type { HotSql } from "../store/hot-sql.js";
+import type { Executor, HotSql } from "../store/hot-sql.js";
 import type { BulkWrite } from "../store/write-batcher.js";
 import { writeSettlementGroup } from "./settle-group-postgres.js";
 import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
@@ -141,17 +141,13 @@ const settlementWrites: BulkWrite<{ readonly hot: HotSql; readonly write: Settle
  * PostgreSQL's settlements of one group commit: one statement (see {@link writeSettlementGroup}) — sent on its own,
  * its own transaction and one round trip; when the batch also holds other writes, one statement of its transaction.
  */
+const settlementGroup = (executor: Executor, items: readonly { hot: HotSql; write: SettlementWrite }[]) =>
+  writeSettlementGroup(
+    items[0]!.hot,
+    executor,
+    items.map((i) => i.write),
+  );
 const settlementGroups: BulkWrite<{ readonly hot: HotSql; readonly write: SettlementWrite }, SettlementWritten> = {
-  run: (trx, items) =>
-    writeSettlementGroup(
-      items[0]!.hot,
-      trx,
-      items.map((i) => i.write),
-    ),
-  runAlone: (db, items) =>
-    writeSettlementGroup(
-      items[0]!.hot,
-      db,
-      items.map((i) => i.write),
-    ),
+  run: settlementGroup,
+  runAlone: settlementGroup,
 };

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sequenceAuditLog } from "../../audit/sequencer.js";
 import { auditLeafHash, auditRecordOf, newAuditSalt } from "../../services/audit.js";
 import { auditEvent } from "../../test-support/audit-events.js";
-import { forEachEngine, type OpenedStore } from "../../test-support/store-engines.js";
+import { forEachEngine } from "../../test-support/store-engines.js";
 
 /**
  * Events written before migration 024 (their fields as columns) keep their ids, fields, context and — once sequenced —
@@ -12,81 +12,76 @@ import { forEachEngine, type OpenedStore } from "../../test-support/store-engine
  */
 forEachEngine((engine, open) => {
   describe(`migration 024 (the audit record's text) on ${engine}`, () => {
-    const opened: OpenedStore[] = [];
-    afterAll(async () => {
-      for (const o of opened) {
-        await o.store.close();
-        await o.cleanup();
-      }
-    });
-
     it("keeps every event, its id and its leaf, and the id sequence past a deleted last event", async () => {
-      const o = await open();
-      opened.push(o);
-      const { store } = o;
-      await store.migrate("023-settle-group");
-      // Events as every writer stored them before 024, with values that test the text's escaping.
-      const odd = ["Zoë \u2603 \u{1F600}", 'quote " and \\ backslash', "tab\tnewline\n\u0001", null];
-      const expected: { id: number; leaf: string; resource: string | null; operator: string | null }[] = [];
-      for (let n = 0; n < 6; n++) {
-        const e = {
-          ...auditEvent(n),
-          resource: odd[n % odd.length]!,
-          actor_operator: n % 2 === 0 ? null : `user:${odd[n % 3]}`,
-          code: n === 3 ? "insufficient_credits" : null,
-          status: n === 3 ? 402 : 200,
-          outcome: n === 3 ? ("denied" as const) : ("success" as const),
-        };
-        const salt = newAuditSalt();
-        const { rows } = await sql<{ id: number | string }>`insert into audit_events (at, request_id, actor_key_id,
-          actor_account_id, actor_operator, action, transport, resource, outcome, status, code, salt)
-          values (${e.at}, ${e.request_id}, ${e.actor_key_id}, ${e.actor_account_id}, ${e.actor_operator},
-            ${e.action}, ${e.transport}, ${e.resource}, ${e.outcome}, ${e.status}, ${e.code}, ${salt})
-          returning id`.execute(store.db);
-        const id = Number(rows[0]!.id);
-        await sql`insert into audit_context (event_id, at, client_ip, duration_ms)
-          values (${id}, ${e.at}, ${e.client_ip}, ${e.duration_ms})`.execute(store.db);
-        expected.push({
-          id,
-          leaf: auditLeafHash(auditRecordOf(e, salt)),
-          resource: e.resource,
-          operator: e.actor_operator,
-        });
-      }
-      // The last event deleted: its id must not be handed out again.
-      const gone = expected.pop()!;
-      await sql`delete from audit_events where id = ${gone.id}`.execute(store.db);
+      const { store, cleanup } = await open();
+      try {
+        await store.migrate("023-settle-group");
+        // Events as every writer stored them before 024, with values that test the text's escaping.
+        const odd = ["Zoë \u2603 \u{1F600}", 'quote " and \\ backslash', "tab\tnewline\n\u0001", null];
+        const expected: { id: number; leaf: string; resource: string | null; operator: string | null }[] = [];
+        for (let n = 0; n < 6; n++) {
+          const e = {
+            ...auditEvent(n),
+            resource: odd[n % odd.length]!,
+            actor_operator: n % 2 === 0 ? null : `user:${odd[n % 3]}`,
+            code: n === 3 ? "insufficient_credits" : null,
+            status: n === 3 ? 402 : 200,
+            outcome: n === 3 ? ("denied" as const) : ("success" as const),
+          };
+          const salt = newAuditSalt();
+          const { rows } = await sql<{ id: number | string }>`insert into audit_events (at, request_id, actor_key_id,
+            actor_account_id, actor_operator, action, transport, resource, outcome, status, code, salt)
+            values (${e.at}, ${e.request_id}, ${e.actor_key_id}, ${e.actor_account_id}, ${e.actor_operator},
+              ${e.action}, ${e.transport}, ${e.resource}, ${e.outcome}, ${e.status}, ${e.code}, ${salt})
+            returning id`.execute(store.db);
+          const id = Number(rows[0]!.id);
+          await sql`insert into audit_context (event_id, at, client_ip, duration_ms)
+            values (${id}, ${e.at}, ${e.client_ip}, ${e.duration_ms})`.execute(store.db);
+          expected.push({
+            id,
+            leaf: auditLeafHash(auditRecordOf(e, salt)),
+            resource: e.resource,
+            operator: e.actor_operator,
+          });
+        }
+        // The last event deleted: its id must not be handed out again.
+        const gone = expected.pop()!;
+        await sql`delete from audit_events where id = ${gone.id}`.execute(store.db);
 
-      await store.migrate();
-      await sequenceAuditLog(store);
+        await store.migrate();
+        await sequenceAuditLog(store);
 
-      const entries = await store.db.selectFrom("audit_entries").selectAll().orderBy("id").execute();
-      expect(entries.map((e) => Number(e.id))).toEqual(expected.map((e) => e.id));
-      expect(entries.map((e) => e.leaf_hash?.toString("hex"))).toEqual(expected.map((e) => e.leaf));
-      expect(entries.map((e) => e.resource)).toEqual(expected.map((e) => e.resource));
-      expect(entries.map((e) => e.actor_operator)).toEqual(expected.map((e) => e.operator));
-      expect(entries.map((e) => Number(e.status))).toEqual([200, 200, 200, 402, 200]);
-      const trail = await store.db.selectFrom("audit_trail").select(["id", "client_ip"]).execute();
-      expect(trail.map((t) => t.client_ip)).toEqual(expected.map(() => "127.0.0.1"));
+        const entries = await store.db.selectFrom("audit_entries").selectAll().orderBy("id").execute();
+        expect(entries.map((e) => Number(e.id))).toEqual(expected.map((e) => e.id));
+        expect(entries.map((e) => e.leaf_hash?.toString("hex"))).toEqual(expected.map((e) => e.leaf));
+        expect(entries.map((e) => e.resource)).toEqual(expected.map((e) => e.resource));
+        expect(entries.map((e) => e.actor_operator)).toEqual(expected.map((e) => e.operator));
+        expect(entries.map((e) => Number(e.status))).toEqual([200, 200, 200, 402, 200]);
+        const trail = await store.db.selectFrom("audit_trail").select(["id", "client_ip"]).execute();
+        expect(trail.map((t) => t.client_ip)).toEqual(expected.map(() => "127.0.0.1"));
 
-      // A new event takes an id past the deleted one.
-      const { client_ip: _ip, duration_ms: _ms, ...fields } = auditEvent(9);
-      await store.db
-        .insertInto("audit_event_input")
-        .values({ ...fields, actor_operator: null, salt: newAuditSalt() })
-        .execute();
-      const last = await store.db.selectFrom("audit_events").select("id").orderBy("id", "desc").executeTakeFirst();
-      expect(Number(last!.id)).toBe(gone.id + 1);
+        // A new event takes an id past the deleted one.
+        const { client_ip: _ip, duration_ms: _ms, ...fields } = auditEvent(9);
+        await store.db
+          .insertInto("audit_event_input")
+          .values({ ...fields, actor_operator: null, salt: newAuditSalt() })
+          .execute();
+        const last = await store.db.selectFrom("audit_events").select("id").orderBy("id", "desc").executeTakeFirst();
+        expect(Number(last!.id)).toBe(gone.id + 1);
 
-      if (engine === "sqlite") {
-        // The fields are read from the hashed text: none can be changed apart from it.
-        await expect(sql`update audit_events set action = 'hipaa.sra'`.execute(store.db)).rejects.toThrow(
-          /generated column/,
-        );
-        // Queries by field still use the evidence index.
-        const plan = await sql<{ detail: string }>`explain query plan select id from audit_events
-          where resource = 'x' and action in ('uploadScanResults', 'completeScan')`.execute(store.db);
-        expect(plan.rows.map((r) => r.detail).join(" ")).toMatch(/audit_events_evidence/);
+        if (engine === "sqlite") {
+          // The fields are read from the hashed text: none can be changed apart from it.
+          await expect(sql`update audit_events set action = 'hipaa.sra'`.execute(store.db)).rejects.toThrow(
+            /generated column/,
+          );
+          // Queries by field still use the evidence index.
+          const plan = await sql<{ detail: string }>`explain query plan select id from audit_events
+            where resource = 'x' and action in ('uploadScanResults', 'completeScan')`.execute(store.db);
+          expect(plan.rows.map((r) => r.detail).join(" ")).toMatch(/audit_events_evidence/);
+        }
+      } finally {
+        await store.close();
+        await cleanup();
       }
     });
   });
