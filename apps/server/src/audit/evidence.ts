@@ -1,10 +1,11 @@
 import type { EvidenceRecord, EvidenceReport, Npi } from "@hcs/protocol";
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { AppDeps } from "../app-deps.js";
 import { COMPLETE_SCAN_OPERATION } from "../jobs/worker-audit.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import { getOwnedPractice } from "../services/practices.js";
 import type { AuditEventsTable } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { auditProofsFor } from "./proofs.js";
 
 /**
@@ -82,14 +83,27 @@ export async function loggingEvents(
 ): Promise<Map<string, Selectable<AuditEventsTable>>> {
   const out = new Map<string, Selectable<AuditEventsTable>>();
   if (refs.length === 0) return out;
-  const rows = await deps.store.db
-    .selectFrom("audit_entries")
-    .selectAll()
-    .where("resource", "in", refs)
-    .where("action", "in", [...EVIDENCE_OPERATIONS])
-    .where("outcome", "=", "success")
-    .orderBy("id")
-    .execute();
+  const rows = await loggingEventsQuery(deps.store, refs).execute();
   for (const row of rows) if (row.resource && !out.has(row.resource)) out.set(row.resource, row);
   return out;
+}
+
+/**
+ * The query of {@link loggingEvents}, found through the evidence index (migrations 014, 025). On SQLite the index is
+ * on the record's own expressions over audit_records, and SQLite uses a partial index only when the query names those
+ * expressions on the table itself — through a view (audit_events, audit_entries) it scans every event — so the
+ * events' ids are chosen there, with the index's own operation list as literals (a bound list would not prove the
+ * index's condition either).
+ */
+export function loggingEventsQuery(store: Pick<Store, "db" | "engine">, refs: readonly string[]) {
+  const entries = store.db.selectFrom("audit_entries").selectAll().where("outcome", "=", "success").orderBy("id");
+  if (store.engine !== "sqlite")
+    return entries.where("resource", "in", refs).where("action", "in", [...EVIDENCE_OPERATIONS]);
+  const operations = sql.join(EVIDENCE_OPERATIONS.map((o) => sql.lit(o)));
+  return entries.where(
+    "id",
+    "in",
+    sql<number>`(select id from audit_records where record ->> '$.resource' in (${sql.join(refs)})
+      and record ->> '$.operation' in (${operations}))`,
+  );
 }

@@ -4,8 +4,8 @@ import SQLite from "better-sqlite3";
 import { gapOf, hashedHere, type LogReader } from "./log-page.js";
 
 /**
- * A record's leaf input on SQLite: 0x00 and the record's canonical JSON as stored (audit_events.record, migration
- * 024: the text is what is stored, its fields are read from it). Over audit_events as `e`.
+ * A record's leaf input on SQLite: 0x00 and the record's canonical JSON as stored (audit_records.record, migrations
+ * 024 and 025: the text is what is stored; the view audit_events reads its fields from it). Over audit_records as `e`.
  */
 export const SQLITE_LEAF_INPUT = "char(0) || e.record";
 
@@ -14,8 +14,8 @@ export const SQLITE_LEAF_INPUT = "char(0) || e.record";
  * are unique integers, so a range of n ids that answers n rows holds every one of them, and only a page that comes
  * back short (an event deleted) is read again for its ids.
  */
-const SQLITE_PAGE_SQL = `select ${SQLITE_LEAF_INPUT} from audit_events e where e.id >= ? and e.id <= ? order by e.id`;
-const SQLITE_IDS_SQL = "select id from audit_events where id >= ? and id <= ? order by id";
+const SQLITE_PAGE_SQL = `select ${SQLITE_LEAF_INPUT} from audit_records e where e.id >= ? and e.id <= ? order by e.id`;
+const SQLITE_IDS_SQL = "select id from audit_records where id >= ? and id <= ? order by id";
 
 /** A reader over its own read-only connection to the embedded store's file (the verifier's threads each open one). */
 export function openSqliteLogReader(file: string): LogReader {

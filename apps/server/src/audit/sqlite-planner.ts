@@ -19,7 +19,7 @@ export function openSqlitePlanner(file: string): SqlitePlanner {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   const state = db.prepare("select size, frontier, sequenced_id from audit_log where id = 1").raw(true);
   const waiting = db
-    .prepare(`select e.id, ${SQLITE_LEAF_INPUT} from audit_events e where e.id > ? order by e.id limit ?`)
+    .prepare(`select e.id, ${SQLITE_LEAF_INPUT} from audit_records e where e.id > ? order by e.id limit ?`)
     .raw(true);
   const plan = db.transaction((maxBatch: number): PlannedRun | null => {
     const row = state.get() as [number, string, number] | undefined;

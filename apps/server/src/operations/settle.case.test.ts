@@ -217,7 +217,8 @@ forEachEngine((engine, open) => {
     it("one call whose write fails fails alone; its neighbours in the group are written", async () => {
       const { accountId } = await accountWithKey(deps, { credits: 1_000 });
       const good = plan(400, accountId);
-      // audit_events.request_id is NOT NULL: this call's event cannot be inserted, nor anything else of its group.
+      // An event without its request id is refused (a NOT NULL column on PostgreSQL, the writer's check on SQLite):
+      // this call's event cannot be inserted, nor anything else of its group.
       const broken: SettlementPlan = {
         ...plan(401, accountId),
         audit: (status, code) => ({ ...plan(401, accountId).audit(status, code)!, request_id: null as never }),

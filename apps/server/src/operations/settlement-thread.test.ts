@@ -81,7 +81,7 @@ describe("the settlement writer thread", () => {
 
   it("one call whose write fails fails alone; its neighbours in the group are written", async () => {
     const { accountId } = await accountWithKey(deps, { credits: 10_000 });
-    // audit_events.request_id is NOT NULL: this call's event cannot be inserted.
+    // An event without its request id is refused (the writer's check on SQLite): this call's event cannot be inserted.
     const broken = lookup(99, accountId, {
       event: { ...auditEvent(99), request_id: null as unknown as string, actor_account_id: accountId },
     });

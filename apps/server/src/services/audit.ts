@@ -163,7 +163,25 @@ const AUDIT_COLUMNS = [
   "salt",
 ] as const;
 
-/** SQLite's audit_events: the record's canonical text, nothing else (migration 024). */
+/** An audit record lacking a field every v1 record has: refused before it is stored (and hashed for good). */
+export class IncompleteAuditRecord extends Error {
+  readonly code = "HCS_AUDIT_RECORD_INCOMPLETE";
+}
+
+/**
+ * The record, if it has every field a v1 record must have (time, request id, operation, transport, outcome: strings;
+ * status: an integer). On SQLite nothing in the store checks them any more (migration 025: the fields are a view's,
+ * read from the text), so the hot path's writer does, for the price of a few typeof tests; the other writers'
+ * trigger refuses a missing field itself. PostgreSQL's columns are NOT NULL.
+ */
+function completeRecord(r: AuditRecordV1): AuditRecordV1 {
+  for (const field of ["time", "request_id", "operation", "transport", "outcome"] as const)
+    if (typeof r[field] !== "string") throw new IncompleteAuditRecord(`audit record without ${field}`);
+  if (!Number.isInteger(r.status)) throw new IncompleteAuditRecord("audit record without an integer status");
+  return r;
+}
+
+/** SQLite's audit_records: the record's canonical text, nothing else (migrations 024, 025). */
 const RECORD_COLUMN = ["record"] as const;
 
 const CONTEXT_COLUMNS = ["event_id", "at", "client_ip", "duration_ms"] as const;
@@ -234,9 +252,9 @@ async function insertEvents(
   if (hot.engine === "sqlite")
     return insertRowsForIds(
       hot,
-      "audit_events",
+      "audit_records",
       RECORD_COLUMN,
-      events.map((e, i) => [auditRecordJson(auditRecordOf(e, salts[i]!))]),
+      events.map((e, i) => [auditRecordJson(completeRecord(auditRecordOf(e, salts[i]!)))]),
     );
   const rows = events.map((e, i) => [...auditEventIdentity(e), e.outcome, e.status, e.code, salts[i]!]);
   const inserted = await insertRows<{ id: number | string; salt: string }>(

@@ -65,14 +65,14 @@ export async function alterAuditEvent(
 ): Promise<() => Promise<void>> {
   const entries = Object.entries(fields) as [AlterableField, string | number | null][];
   if (store.engine === "sqlite") {
-    const { rows } = await sql<{ record: string }>`select record from audit_events where id = ${id}`.execute(store.db);
+    const { rows } = await sql<{ record: string }>`select record from audit_records where id = ${id}`.execute(store.db);
     const before = rows[0]!.record;
     // A bound JavaScript number is a real to SQLite (403.0): the status is an integer in the text.
     const value = (v: string | number | null) => (typeof v === "number" ? sql`cast(${v} as integer)` : sql`${v}`);
     const set = sql.join(entries.map(([f, v]) => sql`${RECORD_PATHS[f]}, ${value(v)}`));
-    await sql`update audit_events set record = json_set(record, ${set}) where id = ${id}`.execute(store.db);
+    await sql`update audit_records set record = json_set(record, ${set}) where id = ${id}`.execute(store.db);
     return async () => {
-      await sql`update audit_events set record = ${before} where id = ${id}`.execute(store.db);
+      await sql`update audit_records set record = ${before} where id = ${id}`.execute(store.db);
     };
   }
   const before = await store.db.selectFrom("audit_events").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -86,9 +86,9 @@ export async function alterAuditEvent(
 /** Swaps what two events hold (each keeps its id): their records' text on SQLite, their columns on PostgreSQL. */
 export async function swapAuditEvents(store: Store, a: number, b: number): Promise<void> {
   if (store.engine === "sqlite") {
-    await sql`update audit_events set record = case id
-        when ${a} then (select record from audit_events where id = ${b})
-        else (select record from audit_events where id = ${a}) end
+    await sql`update audit_records set record = case id
+        when ${a} then (select record from audit_records where id = ${b})
+        else (select record from audit_records where id = ${a}) end
       where id in (${a}, ${b})`.execute(store.db);
     return;
   }

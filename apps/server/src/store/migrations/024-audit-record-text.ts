@@ -19,7 +19,7 @@ export const sqliteRecordJson = (src: string) => `json_object(
     'transport', ${src}transport, 'v', 1)`;
 
 /** The record's fields as SQLite reads them back from its text: the columns of audit_events, in their old order. */
-const FIELDS: readonly [column: string, type: string, path: string, notNull: boolean][] = [
+export const AUDIT_RECORD_FIELDS: readonly [column: string, type: string, path: string, notNull: boolean][] = [
   ["at", "text", "$.time", true],
   ["request_id", "text", "$.request_id", true],
   ["actor_key_id", "text", "$.actor.key_id", false],
@@ -64,7 +64,7 @@ export function auditRecordTextMigration(engine: Engine) {
       await sql`drop view if exists audit_trail`.execute(db);
       await sql`drop view if exists audit_entries`.execute(db);
 
-      const generated = FIELDS.map(
+      const generated = AUDIT_RECORD_FIELDS.map(
         ([column, type, path, notNull]) =>
           `"${column}" ${type} generated always as (record ->> '${path}') virtual${notNull ? " not null" : ""}`,
       ).join(",\n        ");

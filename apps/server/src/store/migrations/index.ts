@@ -21,6 +21,7 @@ import { authChangesMigration } from "./021-auth-changes.js";
 import { portalUsersMigration } from "./022-portal-users.js";
 import { settleGroupMigration } from "./023-settle-group.js";
 import { auditRecordTextMigration } from "./024-audit-record-text.js";
+import { auditRecordsTableMigration } from "./025-audit-records-table.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -48,5 +49,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "022-portal-users": portalUsersMigration(engine),
     "023-settle-group": settleGroupMigration(engine),
     "024-audit-record-text": auditRecordTextMigration(engine),
+    "025-audit-records-table": auditRecordsTableMigration(engine),
   };
 }
