@@ -7,6 +7,7 @@ import type { HotSql } from "../store/hot-sql.js";
 import type { RateMirror } from "../store/rate-mirror.js";
 import type { Database } from "../store/schema.js";
 import type { BulkWrite } from "../store/write-batcher.js";
+import { setHeader } from "./answer.js";
 import { anonymousBucketOf } from "./client-address.js";
 import type { HcsContext } from "./state.js";
 
@@ -223,9 +224,9 @@ export async function wouldExceed(deps: ServiceDeps, policy: RatePolicy): Promis
 /** X-RateLimit-Limit/Remaining/Reset (Reset in Unix epoch seconds) of the tightest window. */
 export function setRateHeaders(ctx: HcsContext, windows: readonly WindowState[]): void {
   const tightest = windows.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
-  ctx.set("X-RateLimit-Limit", String(tightest.limit));
-  ctx.set("X-RateLimit-Remaining", String(Math.max(0, tightest.limit - tightest.count)));
-  ctx.set("X-RateLimit-Reset", String(Math.ceil(tightest.resetAtMs / 1000)));
+  setHeader(ctx, "X-RateLimit-Limit", String(tightest.limit));
+  setHeader(ctx, "X-RateLimit-Remaining", String(Math.max(0, tightest.limit - tightest.count)));
+  setHeader(ctx, "X-RateLimit-Reset", String(Math.ceil(tightest.resetAtMs / 1000)));
 }
 
 /** The 429 for windows that are over their limit (null when none is), with the Retry-After it needs. */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setHeader } from "./answer.js";
 import { type ClientAddress, clientAddressOf, type TrustProxy } from "./client-address.js";
 import type { HcsMiddleware } from "./state.js";
 
@@ -16,7 +17,7 @@ export function requestContext(trust: TrustProxy, generateId: () => string = ran
     ctx.state.trustedHops = client.trustedHops;
     ctx.state.caller = null;
     ctx.state.rawBody = null;
-    ctx.set("X-Request-Id", ctx.state.requestId);
+    setHeader(ctx, "X-Request-Id", ctx.state.requestId);
     await next();
   };
 }

@@ -4,6 +4,7 @@ import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { type CallMeta, type InvokeResult, invoke } from "../operations/invoke.js";
 import { type Operation, PreserializedJson, RawBody } from "../operations/operation.js";
+import { answerText, setHeader } from "./answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
@@ -99,10 +100,10 @@ async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown
 /** Rate-limit, Retry-After and credit headers of an answered call. */
 export function writeCallMeta(ctx: HcsContext, meta: CallMeta): void {
   if (meta.rate) setRateHeaders(ctx, meta.rate);
-  if (meta.retryAfter !== null) ctx.set("Retry-After", String(meta.retryAfter));
+  if (meta.retryAfter !== null) setHeader(ctx, "Retry-After", String(meta.retryAfter));
   if (meta.charged) {
-    ctx.set("X-Credits-Charged", String(meta.charged.credits));
-    ctx.set("X-Credits-Remaining", String(meta.charged.balance));
+    setHeader(ctx, "X-Credits-Charged", String(meta.charged.credits));
+    setHeader(ctx, "X-Credits-Remaining", String(meta.charged.balance));
   }
 }
 
@@ -116,11 +117,15 @@ export function writeRest(ctx: HcsContext, operation: Operation, result: InvokeR
   }
   const output = result.output;
   const answer = operation.rest?.answer?.((output instanceof PreserializedJson ? output.value() : output) as never);
-  ctx.status = answer?.status ?? operation.rest?.status ?? 200;
-  for (const [name, value] of Object.entries({ ...operation.rest?.headers, ...answer?.headers })) ctx.set(name, value);
+  const status = answer?.status ?? operation.rest?.status ?? 200;
+  ctx.status = status;
+  if (operation.rest?.headers || answer?.headers) {
+    for (const [name, value] of Object.entries({ ...operation.rest?.headers, ...answer?.headers }))
+      ctx.set(name, value);
+  }
   if (output instanceof PreserializedJson) {
-    ctx.set("Content-Type", JSON_CONTENT_TYPE);
-    ctx.body = output.json;
+    // The hot path (a stored grade): answered here, without Koa's header and body setters (answer.ts).
+    answerText(ctx, status, JSON_CONTENT_TYPE, output.json);
   } else if (output instanceof RawBody) {
     for (const [name, value] of Object.entries(output.headers)) ctx.set(name, value);
     ctx.set("Content-Type", output.contentType);

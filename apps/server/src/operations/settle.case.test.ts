@@ -25,19 +25,21 @@ function plan(
   return {
     rate: { bucket: o.bucket ?? `b:key:${accountId}`, windows: [{ limit: o.limit ?? 1000, windowMs: 60_000 }] },
     charge: { accountId, operation: "grade", credits: o.credits ?? 25 },
-    audit: (status, code): AuditEvent | null =>
-      audits(status)
-        ? {
-            ...auditEvent(n),
-            actor_account_id: accountId,
-            status,
-            code,
-            outcome: outcomeOf(status),
-            client_ip: `10.0.0.${n % 250}`,
-            duration_ms: n + 0.25,
-          }
-        : null,
-    audits,
+    audit: {
+      audits,
+      event: (status, code): AuditEvent | null =>
+        audits(status)
+          ? {
+              ...auditEvent(n),
+              actor_account_id: accountId,
+              status,
+              code,
+              outcome: outcomeOf(status),
+              client_ip: `10.0.0.${n % 250}`,
+              duration_ms: n + 0.25,
+            }
+          : null,
+    },
     status: 200,
     code: null,
     reference: `req-${n}`,
@@ -221,7 +223,10 @@ forEachEngine((engine, open) => {
       // this call's event cannot be inserted, nor anything else of its group.
       const broken: SettlementPlan = {
         ...plan(401, accountId),
-        audit: (status, code) => ({ ...plan(401, accountId).audit(status, code)!, request_id: null as never }),
+        audit: {
+          audits: () => true,
+          event: (status, code) => ({ ...plan(401, accountId).audit.event(status, code)!, request_id: null as never }),
+        },
       };
       const results = await Promise.allSettled([
         settle(deps, good),

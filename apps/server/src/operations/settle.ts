@@ -23,19 +23,22 @@ export interface SettlementPlan {
   readonly rate: RatePolicy | null;
   /** Take these credits (the call succeeded); a short balance turns the answer into 402. */
   readonly charge: { readonly accountId: string; readonly operation: string; readonly credits: number } | null;
-  /**
-   * The audit event for the call's final status and error code, or null when the call is not audited (or was
-   * audited inline).
-   */
-  readonly audit: (status: number, code: string | null) => AuditEvent | null;
-  /** Whether the call is audited if it ends with `status` (what `audit` answers null for, without building it). */
-  readonly audits: (status: number) => boolean;
+  /** The call's audit event for each way it can end (an object, not two closures: the plan is made per call). */
+  readonly audit: AuditSource;
   /** The status the call will answer with unless the settlement vetoes it, and its error code (null: success). */
   readonly status: number;
   readonly code: string | null;
   /** Ledger reference of the charge (the request id). */
   readonly reference: string;
   readonly nowMs: number;
+}
+
+/** How a call is audited: whether it is for a final status, and its event for that status and error code. */
+export interface AuditSource {
+  /** Whether the call is audited if it ends with `status` (what `event` answers null for, without building it). */
+  audits(status: number): boolean;
+  /** The event for the call's final status and error code, or null when not audited (or audited inline). */
+  event(status: number, code: string | null): AuditEvent | null;
 }
 
 export interface Settled {
@@ -51,7 +54,7 @@ export interface Settled {
 
 /** True when a plan has nothing to write (no count, no charge, no event): the call skips the group commit. */
 export function isEmptyPlan(plan: SettlementPlan): boolean {
-  return plan.rate === null && plan.charge === null && !plan.audits(plan.status);
+  return plan.rate === null && plan.charge === null && !plan.audit.audits(plan.status);
 }
 
 /**
@@ -104,16 +107,17 @@ const SHORT = httpStatusFor("insufficient_credits");
 
 /** The plan's audit event and the ways of ending it audits (see SettlementWrite.audit). */
 function auditOf(plan: SettlementPlan): SettlementWrite["audit"] {
-  const answered = plan.audits(plan.status);
-  const limited = plan.rate !== null && plan.audits(LIMITED);
-  const short = plan.charge !== null && plan.audits(SHORT);
+  const source = plan.audit;
+  const answered = source.audits(plan.status);
+  const limited = plan.rate !== null && source.audits(LIMITED);
+  const short = plan.charge !== null && source.audits(SHORT);
   // One event, built for the first way it is audited; the writer sets the status of the way the call ended.
   const event = answered
-    ? plan.audit(plan.status, plan.code)
+    ? source.event(plan.status, plan.code)
     : limited
-      ? plan.audit(LIMITED, "rate_limited")
+      ? source.event(LIMITED, "rate_limited")
       : short
-        ? plan.audit(SHORT, "insufficient_credits")
+        ? source.event(SHORT, "insufficient_credits")
         : null;
   return event ? { event, answered, limited, short } : null;
 }

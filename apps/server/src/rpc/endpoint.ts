@@ -1,6 +1,7 @@
 import { httpStatusFor, isErrorCode, JSONRPC_ERRORS } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
+import { answerText } from "../http/answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "../http/body.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
@@ -188,9 +189,7 @@ function serviceErrorOf(rpc: RpcError): ServiceError {
 }
 
 function answerJson(ctx: HcsContext, text: string): void {
-  ctx.status = 200;
-  ctx.set("Content-Type", JSON_CONTENT_TYPE);
-  ctx.body = text;
+  answerText(ctx, 200, JSON_CONTENT_TYPE, text);
 }
 
 /**
