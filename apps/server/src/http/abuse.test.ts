@@ -129,6 +129,14 @@ describe("HEAD on a metered route", () => {
     const get = await t.request(`/v1/a2a/grade/${NPI}`, { headers: { "X-API-Key": key } });
     expect(get.headers["x-credits-charged"]).toBe("25");
     expect(await balance()).toBe(before.credits - 25);
+    // Both answered on Node's response directly (http/answer.ts): the same headers, the body's length in bytes.
+    expect(Number(get.headers["content-length"])).toBe(Buffer.byteLength(get.text));
+    expect(head.headers["content-length"]).toBe(get.headers["content-length"]);
+    for (const res of [head, get]) {
+      expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers["x-ratelimit-limit"]).toBe("600");
+    }
   });
 });
 
