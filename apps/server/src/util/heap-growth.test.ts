@@ -12,9 +12,10 @@ describe("the serving process's heap growth bound", () => {
     expect(heapGrowthFlag([], "--enable-source-maps --heap_growing_percent=200")).toBeNull();
   });
 
-  it("takes effect when set after start-up: the old generation stays near 1.5x what survives", () => {
+  it("takes effect when set after start-up: the old generation stays near 2x what survives", () => {
     // A program with ~40 MiB live and objects that die after being promoted: with V8's own growth the old
-    // generation peaked at 350–410 MiB in this program, with the bound at 145–152 MiB (docs/performance.md).
+    // generation peaked at 350–410 MiB in this program; with the bound at 1.5x at 145–152 MiB, at 2x (the bound
+    // since stop 26) at 193–196 MiB (docs/performance.md).
     // Allocation in event-loop turns (setImmediate), as a server allocates: in one synchronous loop V8's own
     // factor stays low and the two runs do not differ.
     const program = (bound: boolean) => `
@@ -32,7 +33,7 @@ describe("the serving process's heap growth bound", () => {
     const peakOld = (bound: boolean) =>
       Number(execFileSync(process.execPath, ["-e", program(bound)], { encoding: "utf8" }).split(" ")[0]);
     const bounded = peakOld(true);
-    expect(bounded).toBeLessThan(200);
-    expect(peakOld(false)).toBeGreaterThan(bounded * 1.5);
+    expect(bounded).toBeLessThan(250);
+    expect(peakOld(false)).toBeGreaterThan(bounded * 1.4);
   }, 120_000);
 });
