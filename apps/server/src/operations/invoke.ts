@@ -227,15 +227,7 @@ class Call implements AuditSource, OperationCall {
       const credits = inv.headOnly || !who ? 0 : creditsOf(operation, parsed.data, output);
       const charge =
         credits > 0 && who ? { accountId: who.accountId, operation: operation.price!.operation, credits } : null;
-      const plan: SettlementPlan = {
-        rate: this.countInSettlement ? policy : null,
-        charge,
-        audit: this,
-        status: operation.rest?.status ?? 200,
-        code: null,
-        reference: inv.requestId,
-        nowMs: deps.now().getTime(),
-      };
+      const plan = this.plan(operation.rest?.status ?? 200, null, charge);
       if (isEmptyPlan(plan)) return { ok: true, output, rate: this.windows, retryAfter: null, charged: null };
       let settled: Settled;
       try {
@@ -256,6 +248,19 @@ class Call implements AuditSource, OperationCall {
     }
   }
 
+  /** The call's settlement: its count (if counted there), the charge, and this call as its audit source. */
+  private plan(status: number, code: string | null, charge: SettlementPlan["charge"]): SettlementPlan {
+    return {
+      rate: this.countInSettlement ? this.policy : null,
+      charge,
+      audit: this,
+      status,
+      code,
+      reference: this.requestId,
+      nowMs: this.deps.now().getTime(),
+    };
+  }
+
   private meta(settled: Settled | null, retryAfter: number | null): CallMeta {
     return {
       rate: settled?.windows ?? this.windows,
@@ -266,15 +271,7 @@ class Call implements AuditSource, OperationCall {
 
   /** Settles a failed call (its count, its audit event) and reports the failure. */
   private async fail(error: ServiceError, retryAfter: number | null = null): Promise<InvokeResult> {
-    const plan: SettlementPlan = {
-      rate: this.countInSettlement ? this.policy : null,
-      charge: null,
-      audit: this,
-      status: httpStatusFor(error.code),
-      code: error.code,
-      reference: this.requestId,
-      nowMs: this.deps.now().getTime(),
-    };
+    const plan = this.plan(httpStatusFor(error.code), error.code, null);
     if (isEmptyPlan(plan)) return { ok: false, error, ...this.meta(null, retryAfter) };
     try {
       const settled = await settle(this.deps, plan);
