@@ -23,7 +23,14 @@ import {
   TEST_PG_URL,
   urlWithSchema,
 } from "../../apps/server/src/test-support/postgres.js";
-import { cpuSecondsOf, mainThreadCpuSecondsOf, resetPeakRss, rssOf, spawnNode } from "../lib/process.js";
+import {
+  cpuSecondsOf,
+  mainThreadCpuSecondsOf,
+  resetPeakRss,
+  rssOf,
+  spawnNode,
+  threadCpuSecondsOf,
+} from "../lib/process.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 /**
@@ -40,6 +47,9 @@ const CONNECTIONS = 32;
 // Enough keys that no key reaches its 600 calls a minute, batches included (each entry counts).
 const KEYS = 2000;
 const BATCH = 50;
+/** BENCH_ROWS=batch runs only the batch phase (a diagnosis: its profile without the other rows'). */
+const ROWS = process.env.BENCH_ROWS ?? "all";
+if (ROWS !== "all" && ROWS !== "batch") throw new Error("BENCH_ROWS must be all or batch");
 const NPI = "1234567893";
 /** The store's practices: NPI first, then 49 more with valid check digits. */
 const NPIS = [
@@ -73,6 +83,8 @@ interface Result {
   serverCpu: number;
   /** Cores used by the server's main thread alone (the serving thread; worker threads excluded). */
   servingCpu: number;
+  /** Cores used by each of the server's threads, by thread id (printed with BENCH_THREADS=1). */
+  threads: Map<number, number>;
 }
 
 interface Request {
@@ -93,7 +105,7 @@ function slice(row: Row, seconds: number, counter: { n: number }) {
     requests: [
       {
         method: request.method,
-        setupRequest: (req: { headers?: Record<string, string>; path?: string; body?: string }) => {
+        setupRequest: (req: autocannon.Request) => {
           const n = counter.n++;
           req.path = request.path(n);
           if (request.body) req.body = request.body(n);
@@ -131,6 +143,7 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
     loadgen: 0,
     server: 0,
     serving: 0,
+    threads: new Map<number, number>(),
   }));
   const seconds = DURATION_S / ROUNDS;
   for (let round = 0; round < ROUNDS; round++) {
@@ -146,7 +159,10 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
       const cpu0 = process.cpuUsage();
       const server0 = cpuSecondsOf(row.pid);
       const serving0 = mainThreadCpuSecondsOf(row.pid);
+      const threads0 = threadCpuSecondsOf(row.pid);
       const r = await slice(row, seconds, counters[i]!);
+      for (const [tid, s] of threadCpuSecondsOf(row.pid))
+        a.threads.set(tid, (a.threads.get(tid) ?? 0) + s - (threads0.get(tid) ?? 0));
       const cpu = process.cpuUsage(cpu0);
       a.requests += r.requests.total;
       a.seconds += r.duration; // seconds
@@ -171,7 +187,35 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
     loadgenCpu: a.loadgen / a.seconds,
     serverCpu: a.server / a.seconds,
     servingCpu: a.serving / a.seconds,
+    threads: new Map([...a.threads].map(([tid, s]) => [tid, s / a.seconds])),
   }));
+}
+
+/** CPU microseconds per request of a row, from the cores it used. */
+const perRequest = (cores: number, r: Result) => ((cores / r.rps) * 1e6).toFixed(0);
+
+/** The table of rows: rate, latency, memory, CPU; with BENCH_THREADS=1 each row's busiest server threads too. */
+function printTable(results: readonly Result[]) {
+  console.log(
+    "run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)  CPU server/loadgen  µs/req server (serving thread)",
+  );
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`.padEnd(
+        83,
+      ) +
+        `  ${r.serverCpu.toFixed(2)} / ${r.loadgenCpu.toFixed(2)}`.padEnd(20) +
+        `  ${perRequest(r.serverCpu, r)} (${perRequest(r.servingCpu, r)})`,
+    );
+    if (process.env.BENCH_THREADS === "1")
+      console.log(
+        `  threads (id: cores): ${[...r.threads]
+          .filter(([, cores]) => cores >= 0.01)
+          .sort(([a], [b]) => a - b)
+          .map(([tid, cores]) => `${tid}: ${cores.toFixed(2)}`)
+          .join(", ")}`,
+      );
+  }
 }
 
 const rpcCall = (id: number, npi: string) => ({ jsonrpc: "2.0", id, method: "hipaa.grade", params: { npi } });
@@ -362,6 +406,14 @@ async function main() {
         ...server,
         request: { method: "POST", path: () => "/api/a2a", body: (n) => JSON.stringify(rpcCall(1, npiOf(n))) },
       };
+      const batchRows: Row[] = [
+        { ...rpcRow, name: "JSON-RPC (beside batch)" },
+        {
+          name: `JSON-RPC batch of ${BATCH}`,
+          ...server,
+          request: { method: "POST", path: () => "/api/a2a", body: () => batchBody },
+        },
+      ];
       // Two phases: the single lookups first (the server's memory peak is theirs), then the batch interleaved with
       // single JSON-RPC calls again (the batch's ratio is against single calls measured beside it).
       const pgRow: Row[] = pgServer
@@ -390,39 +442,17 @@ async function main() {
         rpcRow,
         ...pgRow,
       ])) as [Result, Result, Result, Result, Result | undefined];
-      const [rpcBesideBatch, batch] = (await measure([
-        { ...rpcRow, name: "JSON-RPC (beside batch)" },
-        {
-          name: `JSON-RPC batch of ${BATCH}`,
-          ...server,
-          request: { method: "POST", path: () => "/api/a2a", body: () => batchBody },
-        },
-      ])) as [Result, Result];
+      if (ROWS === "batch") {
+        // Diagnosis: the batch phase alone (no memory peak or ratios against the bare handler).
+        printTable(await measure(batchRows));
+        return;
+      }
+      const [rpcBesideBatch, batch] = (await measure(batchRows)) as [Result, Result];
       const ratio = pipeline.rps / baseline.rps;
       console.log(
         `\nGET /v1/a2a/grade/{npi}, ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} keys, Node ${process.version}`,
       );
-      console.log(
-        "run                       req/s    p50 ms  p99 ms  errors  non-2xx  RSS MiB (peak)  CPU server/loadgen  µs/req server (serving thread)",
-      );
-      const perRequest = (cores: number, r: Result) => ((cores / r.rps) * 1e6).toFixed(0);
-      for (const r of [
-        baseline,
-        pipeline,
-        servingWrites,
-        rpc,
-        ...(pgPipeline ? [pgPipeline] : []),
-        rpcBesideBatch,
-        batch,
-      ]) {
-        console.log(
-          `${r.name.padEnd(24)} ${r.rps.toFixed(0).padStart(7)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}  ${r.rss.rssMiB.toFixed(0)} (${r.rss.peakMiB.toFixed(0)})`.padEnd(
-            83,
-          ) +
-            `  ${r.serverCpu.toFixed(2)} / ${r.loadgenCpu.toFixed(2)}`.padEnd(20) +
-            `  ${perRequest(r.serverCpu, r)} (${perRequest(r.servingCpu, r)})`,
-        );
-      }
+      printTable([baseline, pipeline, servingWrites, rpc, ...(pgPipeline ? [pgPipeline] : []), rpcBesideBatch, batch]);
       console.log(
         `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.60); full p99 ${pipeline.p99} ms (target < 15); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 150)`,
       );

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 export interface Spawned {
   readonly child: ChildProcess;
@@ -73,6 +73,22 @@ export function cpuSecondsOf(pid: number): number {
  */
 export function mainThreadCpuSecondsOf(pid: number): number {
   return ticksOf(`/proc/${pid}/task/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of each thread of a process, by thread id (Linux /proc/<pid>/task). Node names all its threads "node",
+ * so they are told apart by id: the main thread's id is the process id, and threads started later have higher ids.
+ */
+export function threadCpuSecondsOf(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(Number(tid), ticksOf(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
 }
 
 function ticksOf(statFile: string): number {
