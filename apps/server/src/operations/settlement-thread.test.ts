@@ -68,6 +68,23 @@ describe("the settlement writer thread", () => {
     expect(await countOf("select count(*) as n from audit_context")).toBe(100);
   });
 
+  it("groups in flight together are written in the order sent: each call counted and charged in its turn", async () => {
+    // Groups of 7: the 100 calls make 15 groups, two of them in flight at a time.
+    const small = new SettlementThread(store.file!, () => {}, 7);
+    try {
+      const { accountId } = await accountWithKey(deps, { credits: 500 });
+      const written = await Promise.all(Array.from({ length: 100 }, (_, n) => small.write(lookup(n, accountId))));
+      expect(written.map((w) => w.counts![0])).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      expect(written.map((w) => w.charge?.charged)).toEqual(Array.from({ length: 100 }, (_, i) => i < 20));
+      expect(written.map((w) => w.charge?.balance)).toEqual(
+        Array.from({ length: 100 }, (_, i) => (i < 20 ? 500 - 25 * (i + 1) : 0)),
+      );
+      expect(await countOf("select count(*) as n from audit_events where status = 402")).toBe(80);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("a call over its limit is refused by its count, not charged, and audited as the 429", async () => {
     const { accountId } = await accountWithKey(deps, { credits: 10_000 });
     const written = await Promise.all(

@@ -1,7 +1,7 @@
 import type { Worker } from "node:worker_threads";
 import { startWorkerThread } from "../util/worker-thread.js";
 import type { SettlementWrite, SettlementWritten } from "./settle-writes.js";
-import type { WorkerReply, WorkerRequest } from "./settlement-worker.js";
+import { decodeReply, encodeRequest, type WorkerReply, type WorkerRequest } from "./settlement-wire.js";
 
 /** The error a call's settlement gets when the writer thread died with it in flight (nothing of it is assumed written). */
 export class WriterThreadDown extends Error {
@@ -21,14 +21,16 @@ interface Pending {
  * each call's counts and charge after the commit. The serving thread keeps reading and serving meanwhile: the
  * statements, the commit and the WAL checkpoints its commits trigger run on the other core.
  *
- * One batch is in flight at a time; what arrives meanwhile forms the next group (as the store's own group commit
- * does). A batch whose transaction fails is retried call by call in the worker, so one bad call cannot fail its
+ * Up to two groups are in flight: the thread writes them one after the other, in the order sent, so the next group
+ * is already there when a commit ends instead of one round trip through this thread's event loop later (which, with
+ * one group in flight, left the writer idle half the time in bench/grade-lookup's batch row: docs/performance.md).
+ * What arrives meanwhile forms the next group (as the store's own group commit does). A batch whose transaction fails is retried call by call in the worker, so one bad call cannot fail its
  * neighbours. If the thread dies, the calls in flight fail (503: the store did not answer) and a new thread serves
  * the next ones.
  */
 export class SettlementThread {
   private queue: Pending[] = [];
-  private inFlight: Pending[] | null = null;
+  private readonly inFlight = new Map<number, Pending[]>();
   private scheduled = false;
   private worker: Worker | null = null;
   private nextId = 0;
@@ -39,6 +41,7 @@ export class SettlementThread {
     private readonly file: string,
     private readonly onThreadError: (err: Error) => void = () => {},
     private readonly maxBatch = 256,
+    private readonly maxInFlight = 2,
   ) {}
 
   /** Writes a call's settlement in the next group and answers what the store said, once committed. */
@@ -52,7 +55,7 @@ export class SettlementThread {
 
   /** Resolves once every submitted settlement has been answered. */
   drain(): Promise<void> {
-    if (!this.inFlight && this.queue.length === 0 && !this.scheduled) return Promise.resolve();
+    if (this.inFlight.size === 0 && this.queue.length === 0 && !this.scheduled) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -66,7 +69,7 @@ export class SettlementThread {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.inFlight) return;
+    if (this.scheduled || this.inFlight.size >= this.maxInFlight) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -77,16 +80,18 @@ export class SettlementThread {
   private send(): void {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) {
-      for (const resolve of this.idle.splice(0)) resolve();
+      if (this.inFlight.size === 0) for (const resolve of this.idle.splice(0)) resolve();
       return;
     }
-    this.inFlight = batch;
+    const id = ++this.nextId;
+    this.inFlight.set(id, batch);
     const worker = this.thread();
     worker.ref();
-    const request: WorkerRequest = { id: ++this.nextId, writes: batch.map((p) => p.write) };
+    const request: WorkerRequest = { id, writes: batch.map((p) => p.write) };
     // As JSON text: the structured clone of postMessage cost the serving thread ~12 % of its time per lookup in a CPU
     // profile (bench/grade-lookup); one JSON.stringify and a string copy cost a fraction of that.
-    worker.postMessage(JSON.stringify(request));
+    worker.postMessage(encodeRequest(request));
+    if (this.queue.length > 0) this.schedule();
   }
 
   private thread(): Worker {
@@ -97,7 +102,7 @@ export class SettlementThread {
       { file: this.file },
       { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
     );
-    worker.on("message", (reply: string) => this.answered(JSON.parse(reply) as WorkerReply));
+    worker.on("message", (reply: string) => this.answered(decodeReply(reply)));
     const died = (err: Error) => {
       if (this.worker !== worker) return;
       this.worker = null;
@@ -111,10 +116,10 @@ export class SettlementThread {
   }
 
   private answered(reply: WorkerReply): void {
-    const batch = this.inFlight;
-    if (!batch || reply.id !== this.nextId) return;
-    this.inFlight = null;
-    this.worker?.unref();
+    const batch = this.inFlight.get(reply.id);
+    if (!batch) return;
+    this.inFlight.delete(reply.id);
+    if (this.inFlight.size === 0) this.worker?.unref();
     for (const [i, p] of batch.entries()) {
       const r = reply.results[i]!;
       if ("error" in r) p.reject(Object.assign(new Error(r.error.message), { code: r.error.code }));
@@ -124,14 +129,14 @@ export class SettlementThread {
   }
 
   private fail(err: Error): void {
-    const batch = this.inFlight ?? [];
-    this.inFlight = null;
-    for (const p of batch) p.reject(err);
+    const batches = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const batch of batches) for (const p of batch) p.reject(err);
     this.next();
   }
 
   private next(): void {
     if (this.queue.length > 0) this.schedule();
-    else for (const resolve of this.idle.splice(0)) resolve();
+    else if (this.inFlight.size === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 }

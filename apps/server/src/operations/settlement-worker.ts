@@ -7,20 +7,13 @@ import { sqliteHotSql } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 import { openSqliteWriter, withStatementCache } from "../store/sqlite-connection.js";
 import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
-
-export interface WorkerRequest {
-  readonly id: number;
-  readonly writes: readonly SettlementWrite[];
-}
-
-export type WorkerResult =
-  | { readonly written: SettlementWritten }
-  | { readonly error: { readonly message: string; readonly code: string | null } };
-
-export interface WorkerReply {
-  readonly id: number;
-  readonly results: readonly WorkerResult[];
-}
+import {
+  decodeRequest,
+  encodeReply,
+  type WorkerReply,
+  type WorkerRequest,
+  type WorkerResult,
+} from "./settlement-wire.js";
 
 // The same connection settings and statement cache as the serving thread's (store.ts), from a module that loads
 // neither the query builder nor the migrations.
@@ -77,9 +70,21 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
   }
 }
 
-// One group at a time (the serving side sends the next only after this one's answer).
-// Requests and replies cross as JSON text (settlement-thread.ts says why); the data is plain JSON by design.
+// Groups are written one after the other in the order they arrive: the serving side keeps up to two in flight, and
+// this connection's transactions must not interleave (writeSettlements awaits between statements). A failure that
+// handle did not turn into results is thrown out of the thread: the serving side then fails the calls in flight and
+// starts a new thread, rather than waiting for answers that would never come.
+let previous: Promise<void> = Promise.resolve();
 parentPort!.on("message", (request: string) => {
-  void handle(JSON.parse(request) as WorkerRequest).then((reply) => parentPort!.postMessage(JSON.stringify(reply)));
+  previous = previous
+    .then(() => handle(decodeRequest(request)))
+    .then(
+      (reply) => parentPort!.postMessage(encodeReply(reply)),
+      (err: unknown) => {
+        setImmediate(() => {
+          throw err;
+        });
+      },
+    );
 });
 parentPort!.on("close", () => db.close());
