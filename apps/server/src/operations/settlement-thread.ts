@@ -24,9 +24,9 @@ interface Pending {
  * Up to two groups are in flight: the thread writes them one after the other, in the order sent, so the next group
  * is already there when a commit ends instead of one round trip through this thread's event loop later (which, with
  * one group in flight, left the writer idle half the time in bench/grade-lookup's batch row: docs/performance.md).
- * What arrives meanwhile forms the next group (as the store's own group commit does). A batch whose transaction fails is retried call by call in the worker, so one bad call cannot fail its
- * neighbours. If the thread dies, the calls in flight fail (503: the store did not answer) and a new thread serves
- * the next ones.
+ * What arrives meanwhile forms the next group (as the store's own group commit does). A group whose transaction
+ * fails is retried call by call in the worker, so one bad call cannot fail its neighbours. If the thread dies, the
+ * calls in flight fail (503: the store did not answer) and a new thread serves the next ones.
  */
 export class SettlementThread {
   private queue: Pending[] = [];
@@ -88,8 +88,8 @@ export class SettlementThread {
     const worker = this.thread();
     worker.ref();
     const request: WorkerRequest = { id, writes: batch.map((p) => p.write) };
-    // As JSON text: the structured clone of postMessage cost the serving thread ~12 % of its time per lookup in a CPU
-    // profile (bench/grade-lookup); one JSON.stringify and a string copy cost a fraction of that.
+    // As compact JSON text (settlement-wire.ts): the structured clone of postMessage cost the serving thread ~12 % of
+    // its time per lookup in a CPU profile (bench/grade-lookup); one JSON.stringify and a string copy cost a fraction.
     worker.postMessage(encodeRequest(request));
     if (this.queue.length > 0) this.schedule();
   }
