@@ -23,14 +23,7 @@ import {
   TEST_PG_URL,
   urlWithSchema,
 } from "../../apps/server/src/test-support/postgres.js";
-import {
-  cpuSecondsOf,
-  mainThreadCpuSecondsOf,
-  resetPeakRss,
-  rssOf,
-  spawnNode,
-  threadCpuSecondsOf,
-} from "../lib/process.js";
+import { cpuSecondsOf, resetPeakRss, rssOf, spawnNode, threadCpuSecondsOf } from "../lib/process.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 /**
@@ -142,7 +135,6 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
     peakMiB: 0,
     loadgen: 0,
     server: 0,
-    serving: 0,
     threads: new Map<number, number>(),
   }));
   const seconds = DURATION_S / ROUNDS;
@@ -158,7 +150,6 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
       resetPeakRss(row.pid);
       const cpu0 = process.cpuUsage();
       const server0 = cpuSecondsOf(row.pid);
-      const serving0 = mainThreadCpuSecondsOf(row.pid);
       const threads0 = threadCpuSecondsOf(row.pid);
       const r = await slice(row, seconds, counters[i]!);
       for (const [tid, s] of threadCpuSecondsOf(row.pid))
@@ -173,7 +164,6 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
       a.peakMiB = Math.max(a.peakMiB, rssOf(row.pid).peakMiB);
       a.loadgen += (cpu.user + cpu.system) / 1e6;
       a.server += cpuSecondsOf(row.pid) - server0;
-      a.serving += mainThreadCpuSecondsOf(row.pid) - serving0;
     }
   }
   return acc.map((a, i) => ({
@@ -186,7 +176,8 @@ async function measure(rows: readonly Row[]): Promise<Result[]> {
     rss: { rssMiB: rssOf(rows[i]!.pid).rssMiB, peakMiB: a.peakMiB },
     loadgenCpu: a.loadgen / a.seconds,
     serverCpu: a.server / a.seconds,
-    servingCpu: a.serving / a.seconds,
+    // The serving thread is the one whose id is the process id.
+    servingCpu: (a.threads.get(rows[i]!.pid) ?? 0) / a.seconds,
     threads: new Map([...a.threads].map(([tid, s]) => [tid, s / a.seconds])),
   }));
 }

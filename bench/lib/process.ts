@@ -68,16 +68,9 @@ export function cpuSecondsOf(pid: number): number {
 }
 
 /**
- * CPU seconds (user + system) of a process's main thread alone (Linux: the task whose id is the process id): what
- * the serving thread spent, apart from worker threads.
- */
-export function mainThreadCpuSecondsOf(pid: number): number {
-  return ticksOf(`/proc/${pid}/task/${pid}/stat`);
-}
-
-/**
  * CPU seconds of each thread of a process, by thread id (Linux /proc/<pid>/task). Node names all its threads "node",
- * so they are told apart by id: the main thread's id is the process id, and threads started later have higher ids.
+ * so they are told apart by id: the main thread's id is the process id (the serving thread of a server), and threads
+ * started later have higher ids.
  */
 export function threadCpuSecondsOf(pid: number): Map<number, number> {
   const threads = new Map<number, number>();
