@@ -28,6 +28,11 @@ export interface LogReader {
   read(fromId: number, count: number, firstIndex: number): Promise<LogPage> | LogPage;
   /** How many pages may be asked for before the first is awaited (queries on parallel connections). */
   readonly inFlight: number;
+  /**
+   * The leaf hashes the sequencer journaled for its run starting at `firstIndex` (null: no such run), for a journal
+   * read without them (the embedded store's verifier: see JournalRun).
+   */
+  runLeafHashes?(firstIndex: number): Uint8Array | null;
   close(): void;
 }
 

@@ -4,13 +4,15 @@ import { HASH_BYTES, VerifierFrontier } from "./verify-tree.js";
 
 /**
  * A run of consecutive event ids the sequencer gave consecutive leaf indexes (its journal, audit_sequence_runs), with
- * the leaves' hashes it appended to the tree, 32 bytes each (null or short: damaged).
+ * the leaves' hashes it appended to the tree, 32 bytes each (null or short: damaged). Absent: the range's reader reads
+ * them when the range reaches the run ({@link LogReader.runLeafHashes}; on the embedded store each thread reads the
+ * runs of its own pieces, instead of the verifying thread reading all 32 MB of a million leaves before anything else).
  */
 export interface JournalRun {
   readonly firstIndex: number;
   readonly firstId: number;
   readonly lastId: number;
-  readonly leafHashes: Uint8Array | null;
+  readonly leafHashes?: Uint8Array | null;
 }
 
 /** A problem with one leaf: what `audit verify` names (see verify-log.ts). */
@@ -43,10 +45,9 @@ export interface RangeResult {
 
 const PAGE = 5000;
 
-/** One page to read: `count` events from `fromId`, at leaf `index`, of a run whose leaves are `leaves` (latin1). */
+/** One page to read: `count` events from `fromId`, at leaf `index`, of `run`. */
 interface PageRead {
   readonly run: JournalRun;
-  readonly leaves: string;
   readonly index: number;
   readonly fromId: number;
   readonly count: number;
@@ -54,8 +55,8 @@ interface PageRead {
 
 /**
  * The pages a range reads, in index order, run by run of the sequencer's journal, up to the first problem the journal
- * itself shows: the runs must tile the indexes without gap or overlap, and each must hold 32 bytes a leaf. (A problem
- * the events show — one gone, altered or mis-marked — comes before it when at a lower index; see verifyRange.)
+ * itself shows: the runs must tile the indexes without gap or overlap. (A problem the events show — one gone,
+ * altered or mis-marked — or a run without 32 bytes a leaf comes before it when at a lower index; see verifyRange.)
  */
 function planPages(task: RangeTask): { pages: PageRead[]; problem: LeafProblem | null } {
   const pages: PageRead[] = [];
@@ -79,29 +80,21 @@ function planPages(task: RangeTask): { pages: PageRead[]; problem: LeafProblem |
           message: `the run of events ${run.firstId}–${run.lastId} claims leaf ${run.firstIndex}, already held`,
         },
       };
-    const hashes = run.leafHashes;
-    if (!hashes || hashes.length !== count * HASH_BYTES)
-      return {
-        pages,
-        problem: {
-          kind: "altered",
-          index: next,
-          message: `the leaves of the run from leaf ${run.firstIndex} were altered (${hashes?.length ?? 0} bytes for ${count} leaves)`,
-        },
-      };
-    // The run's leaves as one latin1 string: each recomputed leaf is compared in place, without a copy.
-    const leaves = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("latin1");
     const stop = task.to === null ? runEnd : Math.min(runEnd, task.to);
     for (; next < stop; next += Math.min(PAGE, stop - next))
       pages.push({
         run,
-        leaves,
         index: next,
         fromId: run.firstId + (next - run.firstIndex),
         count: Math.min(PAGE, stop - next),
       });
   }
   return { pages, problem: null };
+}
+
+function journaledLeaves(reader: LogReader, run: JournalRun): Uint8Array | null {
+  if (!reader.runLeafHashes) throw new Error(`the journal's run from leaf ${run.firstIndex} came without its leaves`);
+  return reader.runLeafHashes(run.firstIndex);
 }
 
 /**
@@ -132,8 +125,25 @@ export async function verifyRange(
     asked[p] = read;
   };
   for (let p = 0; p < Math.min(reader.inFlight, plan.pages.length); p++) ask(p);
+  // The current run's leaves as one latin1 string: each recomputed leaf is compared in place, without a copy.
+  let leavesOf: JournalRun | null = null;
+  let leaves = "";
   for (let p = 0; p < plan.pages.length && problem === null; p++) {
-    const { run, leaves, fromId, count } = plan.pages[p]!;
+    const { run, fromId, count } = plan.pages[p]!;
+    if (run !== leavesOf) {
+      const hashes = run.leafHashes === undefined ? journaledLeaves(reader, run) : run.leafHashes;
+      const leafCount = run.lastId - run.firstId + 1;
+      if (!hashes || hashes.length !== leafCount * HASH_BYTES) {
+        problem = {
+          kind: "altered",
+          index: next,
+          message: `the leaves of the run from leaf ${run.firstIndex} were altered (${hashes?.length ?? 0} bytes for ${leafCount} leaves)`,
+        };
+        break;
+      }
+      leavesOf = run;
+      leaves = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("latin1");
+    }
     const page = await asked[p]!;
     asked[p] = undefined as never;
     ask(p + reader.inFlight);
