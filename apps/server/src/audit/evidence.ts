@@ -1,19 +1,12 @@
 import type { EvidenceRecord, EvidenceReport, Npi } from "@hcs/protocol";
 import { type Selectable, sql } from "kysely";
 import type { AppDeps } from "../app-deps.js";
-import { COMPLETE_SCAN_OPERATION } from "../jobs/worker-audit.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import { getOwnedPractice } from "../services/practices.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { EVIDENCE_OPERATIONS } from "./evidence-operations.js";
 import { auditProofsFor } from "./proofs.js";
-
-/**
- * The audit operations that create evidence: a scanner's upload (resource `scan:<id>`) and the worker completing an
- * external scan (resource `job:<id>`). Their first successful event on a resource is the record's event. (The
- * upload's operation id is the catalogue's; a test holds them equal.)
- */
-export const EVIDENCE_OPERATIONS = ["uploadScanResults", COMPLETE_SCAN_OPERATION] as const;
 
 export interface EvidenceQuery {
   readonly npi: Npi;
@@ -89,21 +82,21 @@ export async function loggingEvents(
 }
 
 /**
- * The query of {@link loggingEvents}, found through the evidence index (migrations 014, 025). On SQLite the index is
- * on the record's own expressions over audit_records, and SQLite uses a partial index only when the query names those
- * expressions on the table itself — through a view (audit_events, audit_entries) it scans every event — so the
- * events' ids are chosen there, with the index's own operation list as literals (a bound list would not prove the
- * index's condition either).
+ * The query of {@link loggingEvents}. PostgreSQL finds the events through its evidence index on the fields' columns
+ * (migration 014); SQLite through its evidence table, where the writers file the events of the evidence operations
+ * by resource (migration 026: the partial index it replaces made every audited call parse its record).
  */
 export function loggingEventsQuery(store: Pick<Store, "db" | "engine">, refs: readonly string[]) {
-  const entries = store.db.selectFrom("audit_entries").selectAll().where("outcome", "=", "success").orderBy("id");
-  if (store.engine !== "sqlite")
-    return entries.where("resource", "in", refs).where("action", "in", [...EVIDENCE_OPERATIONS]);
-  const operations = sql.join(EVIDENCE_OPERATIONS.map((o) => sql.lit(o)));
+  const entries = store.db
+    .selectFrom("audit_entries")
+    .selectAll()
+    .where("outcome", "=", "success")
+    .where("action", "in", [...EVIDENCE_OPERATIONS])
+    .orderBy("id");
+  if (store.engine !== "sqlite") return entries.where("resource", "in", refs);
   return entries.where(
     "id",
     "in",
-    sql<number>`(select id from audit_records where record ->> '$.resource' in (${sql.join(refs)})
-      and record ->> '$.operation' in (${operations}))`,
+    sql<number>`(select event_id from audit_evidence where resource in (${sql.join(refs)}))`,
   );
 }

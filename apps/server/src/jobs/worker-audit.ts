@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
+import { COMPLETE_SCAN_OPERATION } from "../audit/evidence-operations.js";
 import { type LocalAuditEvent, recordAuditEvent } from "../services/audit.js";
 import type { Database, JobsTable } from "../store/schema.js";
 
 /** The operation of a failed job's refund in the audit log (the scan was charged by `dispatchScan`). */
 export const REFUND_OPERATION = "refundScan";
-/** The operation of the worker completing a scan job: what hipaa.evidence proves an external scan by. */
-export const COMPLETE_SCAN_OPERATION = "completeScan";
 
 /**
  * An audit event of the job worker on a job, for the account that dispatched it. Jobs keep neither the dispatching

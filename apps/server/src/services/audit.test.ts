@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { canonicalJson } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
-import { type AuditEvent, auditLeafHash, auditRecordJson, auditRecordOf, newAuditSalt, outcomeOf } from "./audit.js";
+import {
+  type AuditEvent,
+  auditLeafHash,
+  auditRecordJson,
+  auditRecordOf,
+  eventRecordJson,
+  newAuditSalt,
+  outcomeOf,
+} from "./audit.js";
 
 const sample: AuditEvent = {
   at: "2026-11-23T10:00:00.000Z",
@@ -49,6 +57,24 @@ describe("audit record v1 hashing", () => {
       const record = recordOf(randomEvent(n));
       expect(auditRecordJson(record)).toBe(canonicalJson(record));
     }
+  });
+
+  it("writes an event's record straight from its fields as canonical JSON writes the record, operator or not", () => {
+    for (let n = 0; n < 500; n++) {
+      const salt = newAuditSalt();
+      const e = { ...randomEvent(n), actor_operator: n % 3 === 0 ? null : n % 3 === 1 ? undefined : awkward[n % 8]! };
+      expect(eventRecordJson(e, salt)).toBe(canonicalJson(auditRecordOf(e, salt)));
+    }
+    for (const [field, value] of [
+      ["at", null],
+      ["request_id", undefined],
+      ["action", 7],
+      ["transport", null],
+      ["outcome", null],
+      ["status", 200.5],
+      ["status", "200"],
+    ] as const)
+      expect(() => eventRecordJson({ ...sample, [field]: value } as never, "00")).toThrow(/audit record without/);
   });
 
   it("holds the operation, actor, outcome, code, time, request id and salt — never the address or duration", () => {

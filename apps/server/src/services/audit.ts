@@ -1,5 +1,6 @@
 import { hash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
+import { isEvidenceOperation } from "../audit/evidence-operations.js";
 import { type HotSql, insertRows, insertRowsForIds } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
@@ -101,25 +102,85 @@ export function auditRecordOf(
 }
 
 /**
- * The record's canonical JSON (RFC 8785 for these values: keys sorted, no whitespace; strings and integers only).
- * Every call is hashed, so this is the fixed-shape form: object literals with their keys already in sorted order,
- * given to JSON.stringify, yield the canonical text at a third of the generic serializer's cost (a test holds the
- * two equal). An absent `actor.operator` is undefined here, which JSON.stringify leaves out.
+ * The record's canonical JSON (RFC 8785 for these values: keys sorted, no whitespace; strings, null and integers
+ * only). Every call is hashed, so this is the fixed-shape form: the keys written out in sorted order and each value
+ * given to JSON.stringify, which quotes a string exactly as RFC 8785 does (tests hold the two equal, whatever the
+ * strings hold). An absent `actor.operator` is left out.
  */
 export function auditRecordJson(r: AuditRecordV1): string {
-  return JSON.stringify({
-    actor: { account_id: r.actor.account_id, key_id: r.actor.key_id, operator: r.actor.operator },
-    code: r.code,
-    operation: r.operation,
-    outcome: r.outcome,
-    request_id: r.request_id,
-    resource: r.resource,
-    salt: r.salt,
-    status: r.status,
-    time: r.time,
-    transport: r.transport,
-    v: r.v,
-  });
+  return recordText(
+    r.actor.account_id,
+    r.actor.key_id,
+    r.actor.operator ?? null,
+    r.code,
+    r.operation,
+    r.outcome,
+    r.request_id,
+    r.resource,
+    r.salt,
+    r.status,
+    r.time,
+    r.transport,
+  );
+}
+
+const q = JSON.stringify;
+
+/**
+ * The v1 text from its fields (in the record's key order). Written out rather than built as an object and
+ * stringified: ~0.2 µs less per audited call (docs/performance.md, issue 11's fifth pass). `status` is an integer,
+ * which a template prints as JSON does (-0 as 0).
+ */
+function recordText(
+  accountId: string | null,
+  keyId: string | null,
+  operator: string | null,
+  code: string | null,
+  operation: string,
+  outcome: string,
+  requestId: string,
+  resource: string | null,
+  salt: string,
+  status: number,
+  time: string,
+  transport: string,
+): string {
+  const actor = `{"account_id":${q(accountId)},"key_id":${q(keyId)}${operator !== null ? `,"operator":${q(operator)}` : ""}}`;
+  return (
+    `{"actor":${actor},"code":${q(code)},"operation":${q(operation)},"outcome":${q(outcome)},` +
+    `"request_id":${q(requestId)},"resource":${q(resource)},"salt":${q(salt)},"status":${status},` +
+    `"time":${q(time)},"transport":${q(transport)},"v":1}`
+  );
+}
+
+/**
+ * The v1 text of an event as the hot path's writer stores it (what `auditRecordJson(auditRecordOf(e, salt))`
+ * answers), if the event has every field a v1 record must have (time, request id, operation, transport, outcome:
+ * strings; status: an integer). On SQLite nothing in the store checks them any more (migration 025: the fields are a
+ * view's, read from the text), so the hot path's writer does, for the price of a few typeof tests; the other
+ * writers' trigger refuses a missing field itself. PostgreSQL's columns are NOT NULL.
+ */
+export function eventRecordJson(e: AuditEvent, salt: string): string {
+  if (typeof e.at !== "string") throw new IncompleteAuditRecord("audit record without time");
+  if (typeof e.request_id !== "string") throw new IncompleteAuditRecord("audit record without request_id");
+  if (typeof e.action !== "string") throw new IncompleteAuditRecord("audit record without operation");
+  if (typeof e.transport !== "string") throw new IncompleteAuditRecord("audit record without transport");
+  if (typeof e.outcome !== "string") throw new IncompleteAuditRecord("audit record without outcome");
+  if (!Number.isInteger(e.status)) throw new IncompleteAuditRecord("audit record without an integer status");
+  return recordText(
+    e.actor_account_id,
+    e.actor_key_id,
+    e.actor_operator ?? null,
+    e.code,
+    e.action,
+    e.outcome,
+    e.request_id,
+    e.resource,
+    salt,
+    e.status,
+    e.at,
+    e.transport,
+  );
 }
 
 /** RFC 9162 leaf hash of a record: SHA-256 over 0x00 followed by the record's canonical JSON, hex. */
@@ -166,19 +227,6 @@ const AUDIT_COLUMNS = [
 /** An audit record lacking a field every v1 record has: refused before it is stored (and hashed for good). */
 export class IncompleteAuditRecord extends Error {
   readonly code = "HCS_AUDIT_RECORD_INCOMPLETE";
-}
-
-/**
- * The record, if it has every field a v1 record must have (time, request id, operation, transport, outcome: strings;
- * status: an integer). On SQLite nothing in the store checks them any more (migration 025: the fields are a view's,
- * read from the text), so the hot path's writer does, for the price of a few typeof tests; the other writers'
- * trigger refuses a missing field itself. PostgreSQL's columns are NOT NULL.
- */
-function completeRecord(r: AuditRecordV1): AuditRecordV1 {
-  for (const field of ["time", "request_id", "operation", "transport", "outcome"] as const)
-    if (typeof r[field] !== "string") throw new IncompleteAuditRecord(`audit record without ${field}`);
-  if (!Number.isInteger(r.status)) throw new IncompleteAuditRecord("audit record without an integer status");
-  return r;
 }
 
 /** SQLite's audit_records: the record's canonical text, nothing else (migrations 024, 025). */
@@ -235,7 +283,17 @@ export async function appendAuditEvents(
     CONTEXT_COLUMNS,
     events.map((e, i) => [ids[i]!, e.at, e.client_ip, storedDuration(e)]),
   );
+  if (hot.engine === "sqlite") {
+    // SQLite's evidence table (migration 026): the events of the evidence operations, by resource. Rare; a set
+    // lookup for the others.
+    const evidence: [string, number][] = [];
+    for (const [i, e] of events.entries())
+      if (e.resource !== null && isEvidenceOperation(e.action)) evidence.push([e.resource, ids[i]!]);
+    if (evidence.length > 0) await insertRows(hot, trx, "audit_evidence", EVIDENCE_COLUMNS, evidence);
+  }
 }
+
+const EVIDENCE_COLUMNS = ["resource", "event_id"] as const;
 
 /**
  * Inserts event rows and answers their ids in order. SQLite stores each record's canonical text (migration 024: its
@@ -254,7 +312,7 @@ async function insertEvents(
       hot,
       "audit_records",
       RECORD_COLUMN,
-      events.map((e, i) => [auditRecordJson(completeRecord(auditRecordOf(e, salts[i]!)))]),
+      events.map((e, i) => [eventRecordJson(e, salts[i]!)]),
     );
   const rows = events.map((e, i) => [...auditEventIdentity(e), e.outcome, e.status, e.code, salts[i]!]);
   const inserted = await insertRows<{ id: number | string; salt: string }>(

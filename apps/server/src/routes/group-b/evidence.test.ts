@@ -1,7 +1,7 @@
 import { EvidenceReportSchema, verifyAuditProof, withNpiCheckDigit } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckpoint } from "../../audit/checkpoints.js";
-import { EVIDENCE_OPERATIONS } from "../../audit/evidence.js";
+import { EVIDENCE_OPERATIONS } from "../../audit/evidence-operations.js";
 import { nodeEd25519Verify } from "../../audit/log-key.js";
 import { sequenceAuditLog } from "../../audit/sequencer.js";
 import { scanDocument } from "../../test-support/agent-client.js";

@@ -48,17 +48,24 @@ export function auditRecordsTableMigration(engine: Engine) {
 
       await sql`create view audit_event_input as select at, request_id, actor_key_id, actor_account_id,
         actor_operator, action, transport, resource, outcome, status, code, salt from audit_events`.execute(db);
-      // The fields every v1 record has, which 024's NOT NULL columns required (the hot path's writer checks its own).
-      const required = AUDIT_RECORD_FIELDS.filter(([, , , notNull]) => notNull)
-        .map(([column]) => `new."${column}" is null`)
-        .join(" or ");
-      await sql
-        .raw(`create trigger audit_event_input_insert instead of insert on audit_event_input begin
-          select raise(abort, 'audit record without time, request_id, action, outcome, status or transport')
-            where ${required};
-          insert into audit_records (record) values (${sqliteRecordJson("new.")});
-        end`)
-        .execute(db);
+      await sql.raw(auditEventInputTrigger("")).execute(db);
     },
   };
+}
+
+/**
+ * SQLite: the trigger that stores an event written through the view audit_event_input (the writers other than the
+ * hot path: operator commands, the job worker, the portal) as its record's canonical text, after refusing one without
+ * a field every v1 record has (024's NOT NULL columns required them; the hot path's writer checks its own).
+ * `then`: statements run after the insert (migration 026 adds the evidence table's row).
+ */
+export function auditEventInputTrigger(then: string): string {
+  const required = AUDIT_RECORD_FIELDS.filter(([, , , notNull]) => notNull)
+    .map(([column]) => `new."${column}" is null`)
+    .join(" or ");
+  return `create trigger audit_event_input_insert instead of insert on audit_event_input begin
+          select raise(abort, 'audit record without time, request_id, action, outcome, status or transport')
+            where ${required};
+          insert into audit_records (record) values (${sqliteRecordJson("new.")});${then}
+        end`;
 }
