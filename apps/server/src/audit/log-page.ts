@@ -29,10 +29,11 @@ export interface LogReader {
   /** How many pages may be asked for before the first is awaited (queries on parallel connections). */
   readonly inFlight: number;
   /**
-   * The leaf hashes the sequencer journaled for its run starting at `firstIndex` (null: no such run), for a journal
-   * read without them (the embedded store's verifier: see JournalRun).
+   * For a journal read without its leaf hashes (the embedded store's verifier: see JournalRun): `length` bytes from
+   * byte `from` of the leaf hashes the sequencer journaled for its run starting at `firstIndex`, and how many bytes it
+   * stores in all (null: no such run, or none stored).
    */
-  runLeafHashes?(firstIndex: number): Uint8Array | null;
+  runLeafHashes?(firstIndex: number, from: number, length: number): { stored: number; bytes: Uint8Array } | null;
   close(): void;
 }
 

@@ -83,6 +83,18 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     tamper: (s) => rewriteRun(s, 25, (r) => ({ leaf_hashes: r.leaf_hashes.subarray(0, 14 * 32) })),
   },
   {
+    name: "a run's leaves erased",
+    kind: "altered",
+    index: 25,
+    tamper: (s) => rewriteRun(s, 25, () => ({ leaf_hashes: null })),
+  },
+  {
+    name: "a run's leaves overwritten with text",
+    kind: "altered",
+    index: 25,
+    tamper: (s) => rewriteRun(s, 25, (r) => ({ leaf_hashes: r.leaf_hashes.toString("hex") })),
+  },
+  {
     name: "one event inserted (the runs after it renumbered)",
     kind: "moved",
     index: 20,

@@ -92,9 +92,26 @@ function planPages(task: RangeTask): { pages: PageRead[]; problem: LeafProblem |
   return { pages, problem: null };
 }
 
-function journaledLeaves(reader: LogReader, run: JournalRun): Uint8Array | null {
+/**
+ * The leaf hashes the journal holds for `count` leaves of a run from its `offset`-th, as latin1, and how many bytes of
+ * leaves the run stores in all (0: none, or no such run). From the run itself when the journal came with them,
+ * else read by the range's reader (only the part this range checks: a run can span several pieces).
+ */
+function journaledLeaves(
+  reader: LogReader,
+  run: JournalRun,
+  offset: number,
+  count: number,
+): { stored: number; leaves: string } {
+  const part = (bytes: Uint8Array, from: number, to: number) =>
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1", from, to);
+  if (run.leafHashes !== undefined) {
+    const all = run.leafHashes ?? new Uint8Array();
+    return { stored: all.length, leaves: part(all, offset * HASH_BYTES, (offset + count) * HASH_BYTES) };
+  }
   if (!reader.runLeafHashes) throw new Error(`the journal's run from leaf ${run.firstIndex} came without its leaves`);
-  return reader.runLeafHashes(run.firstIndex);
+  const read = reader.runLeafHashes(run.firstIndex, offset * HASH_BYTES, count * HASH_BYTES);
+  return read ? { stored: read.stored, leaves: part(read.bytes, 0, read.bytes.length) } : { stored: 0, leaves: "" };
 }
 
 /**
@@ -125,24 +142,28 @@ export async function verifyRange(
     asked[p] = read;
   };
   for (let p = 0; p < Math.min(reader.inFlight, plan.pages.length); p++) ask(p);
-  // The current run's leaves as one latin1 string: each recomputed leaf is compared in place, without a copy.
+  // The current run's leaves in this range as one latin1 string (from leaf index `leavesFrom`): each recomputed leaf
+  // is compared in place, without a copy.
   let leavesOf: JournalRun | null = null;
   let leaves = "";
+  let leavesFrom = 0;
   for (let p = 0; p < plan.pages.length && problem === null; p++) {
     const { run, fromId, count } = plan.pages[p]!;
     if (run !== leavesOf) {
-      const hashes = run.leafHashes === undefined ? journaledLeaves(reader, run) : run.leafHashes;
       const leafCount = run.lastId - run.firstId + 1;
-      if (!hashes || hashes.length !== leafCount * HASH_BYTES) {
+      const upTo = Math.min(run.firstIndex + leafCount, task.to ?? Number.POSITIVE_INFINITY);
+      const journaled = journaledLeaves(reader, run, next - run.firstIndex, upTo - next);
+      if (journaled.stored !== leafCount * HASH_BYTES) {
         problem = {
           kind: "altered",
           index: next,
-          message: `the leaves of the run from leaf ${run.firstIndex} were altered (${hashes?.length ?? 0} bytes for ${leafCount} leaves)`,
+          message: `the leaves of the run from leaf ${run.firstIndex} were altered (${journaled.stored} bytes for ${leafCount} leaves)`,
         };
         break;
       }
       leavesOf = run;
-      leaves = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("latin1");
+      leaves = journaled.leaves;
+      leavesFrom = next;
     }
     const page = await asked[p]!;
     asked[p] = undefined as never;
@@ -160,7 +181,7 @@ export async function verifyRange(
         break;
       }
       const leaf = page.leafHash(i);
-      if (!leaves.startsWith(leaf, (next - run.firstIndex) * HASH_BYTES)) {
+      if (!leaves.startsWith(leaf, (next - leavesFrom) * HASH_BYTES)) {
         problem = {
           kind: "altered",
           index: next,

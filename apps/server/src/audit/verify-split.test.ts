@@ -2,7 +2,7 @@ import { MerkleFrontier, RFC9162, sha256, utf8Bytes } from "@hcs/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RangeResult } from "./verify-range.js";
-import { combinePieces, PieceQueue, planPieces } from "./verify-split.js";
+import { combinePieces, MAX_PIECES, PieceQueue, planPieces } from "./verify-split.js";
 import { bytesToLatin, VerifierFrontier } from "./verify-tree.js";
 
 const leafAt = (i: number) => sha256(utf8Bytes(`leaf ${i}`));
@@ -19,13 +19,13 @@ function pieceResult(from: number, end: number, sizes: readonly number[]): Range
 }
 
 describe("the log verified in pieces", () => {
-  it("plans aligned pieces of one power-of-two span that tile the log, at most 33", () => {
+  it("plans aligned pieces of one power-of-two span that tile the log, at most MAX_PIECES and the rest", () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 5_000_000 }), (size) => {
         const pieces = planPieces(size, []);
         const span = pieces[0]!.to!;
         expect(Number.isInteger(Math.log2(span))).toBe(true);
-        expect(pieces.length).toBeLessThanOrEqual(33);
+        expect(pieces.length).toBeLessThanOrEqual(MAX_PIECES + 1);
         for (const [i, p] of pieces.entries()) {
           expect(p.from).toBe(i * span);
           expect(p.to).toBe(i === pieces.length - 1 ? null : p.from + span);
