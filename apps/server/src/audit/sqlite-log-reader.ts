@@ -16,9 +16,7 @@ export const SQLITE_LEAF_INPUT = "char(0) || e.record";
  */
 const SQLITE_PAGE_SQL = `select ${SQLITE_LEAF_INPUT} from audit_records e where e.id >= ? and e.id <= ? order by e.id`;
 const SQLITE_IDS_SQL = "select id from audit_records where id >= ? and id <= ? order by id";
-/** A part of a run's journaled leaf hashes (substr counts bytes of a blob, from 1), and their whole length. */
-const SQLITE_RUN_LEAVES_SQL =
-  "select length(leaf_hashes), substr(leaf_hashes, ?, ?) from audit_sequence_runs where first_index = ?";
+const SQLITE_RUN_LEAVES_SQL = "select leaf_hashes from audit_sequence_runs where first_index = ?";
 
 /** How much of the database file a verifier's connection maps (2 GiB: SQLite's default compiled maximum). */
 const MMAP_BYTES = 2 ** 31;
@@ -32,13 +30,20 @@ export function openSqliteLogReader(file: string): LogReader {
   db.pragma(`mmap_size = ${MMAP_BYTES}`);
   const page = db.prepare(SQLITE_PAGE_SQL).pluck(true);
   const ids = db.prepare(SQLITE_IDS_SQL).pluck(true);
-  const runLeaves = db.prepare(SQLITE_RUN_LEAVES_SQL).raw(true);
+  const runLeaves = db.prepare(SQLITE_RUN_LEAVES_SQL).pluck(true);
+  // The last run read: a thread's next piece most often begins in the run its last one ended in (runs and pieces
+  // are cut independently), and SQLite reads the whole of a blob to answer any part of it.
+  let lastRun: { firstIndex: number; leaves: Uint8Array | null } | null = null;
   return {
     inFlight: 1,
     runLeafHashes(firstIndex, from, length) {
-      const row = runLeaves.get(from + 1, length, firstIndex) as [number | null, Uint8Array | null] | undefined;
-      // Anything but a blob (null, or a value of another type written over it) holds no leaves.
-      return row && row[1] instanceof Uint8Array ? { stored: Number(row[0]), bytes: row[1] } : null;
+      if (lastRun?.firstIndex !== firstIndex) {
+        const value = runLeaves.get(firstIndex);
+        // Anything but a blob (null, or a value of another type written over it) holds no leaves.
+        lastRun = { firstIndex, leaves: value instanceof Uint8Array ? value : null };
+      }
+      const leaves = lastRun.leaves;
+      return leaves ? { stored: leaves.length, bytes: leaves.subarray(from, from + length) } : null;
     },
     read(fromId, count) {
       const lastId = fromId + count - 1;
