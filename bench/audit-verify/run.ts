@@ -35,7 +35,7 @@ import { median } from "../lib/stats.js";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const PG_EVENTS = Number(process.env.BENCH_PG_EVENTS ?? EVENTS);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const BATCH = 10_000;
 
 const OPERATIONS = ["hipaa.grade", "hipaa.scan", "getJob", "hipaa.compliance_state", "uploadScanResults"];
