@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { settleBefore, signalWithin } from "./deadline.js";
 
@@ -22,6 +24,21 @@ describe("settleBefore", () => {
 });
 
 describe("signalWithin", () => {
+  it("aborts after its own time even when a garbage collection comes first (nodejs/node#57736)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const signal = signalWithin(undefined, 100);
+    let aborted = false;
+    signal.addEventListener("abort", () => {
+      aborted = true;
+    });
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+    gc();
+    await new Promise((r) => setTimeout(r, 250));
+    expect(aborted).toBe(true);
+  });
+
   it("aborts after its own time", async () => {
     const signal = signalWithin(new AbortController().signal, 20);
     await new Promise((r) => setTimeout(r, 60));
