@@ -12,6 +12,7 @@ import {
 } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import { isServiceError, ServiceError } from "../errors.js";
+import type { LatestGradeRow } from "../store/grade-cache.js";
 import type { Executor } from "../store/hot-sql.js";
 import { ReadBatcher } from "../store/read-batcher.js";
 import type { Database, FindingsTable } from "../store/schema.js";
@@ -230,14 +231,6 @@ export async function gradeJsonsForNpis(deps: ServiceDeps, npis: readonly string
   return new Map(npis.map((npi, i) => [npi, lookups[i]!]));
 }
 
-interface LatestGradeRow {
-  readonly npi: string;
-  readonly name: string;
-  readonly record: string | null;
-  readonly scoring_version: string | null;
-  readonly valid_until: string | null;
-}
-
 /** Per store: the latest grade rows, read for all the lookups of an event-loop turn at once. */
 const latestGradeReads = new WeakMap<ServiceDeps["store"], ReadBatcher<string, LatestGradeRow | null>>();
 
@@ -259,8 +252,19 @@ function latestGradeRows(deps: ServiceDeps): ReadBatcher<string, LatestGradeRow 
   return reads;
 }
 
-async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup> {
+/** The practice's latest grade row: from the grade cache, or read (with the other lookups of this turn) and kept. */
+async function latestGradeRow(deps: ServiceDeps, npi: string): Promise<LatestGradeRow | null> {
+  const cache = deps.store.grades;
+  const cached = cache.get(npi);
+  if (cached) return cached;
+  const generation = cache.generation();
   const row = await latestGradeRows(deps).get(npi);
+  if (row) cache.remember(npi, row, generation);
+  return row;
+}
+
+async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup> {
+  const row = await latestGradeRow(deps, npi);
   if (!row) {
     return {
       ok: false,

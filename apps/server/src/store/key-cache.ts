@@ -44,23 +44,28 @@ export interface KeyCache {
 /** Most keys kept: beyond it the oldest remembered is dropped (a deployment's active keys fit many times over). */
 const MAX_KEYS = 20_000;
 
-/** The map both engines keep; what differs is how a change reaches it. */
-class KeyMap {
-  private readonly rows = new Map<string, CachedKey>();
+/**
+ * Rows kept in memory until something changes: what the key cache and the grade cache (grade-cache.ts) both keep;
+ * what differs is how a change reaches them. A row read across a change is not remembered (`generationBeforeRead`).
+ */
+export class GenerationMap<V> {
+  private readonly rows = new Map<string, V>();
   private changes = 0;
 
-  get(keyId: string): CachedKey | undefined {
-    return this.rows.get(keyId);
+  constructor(private readonly maxRows: number) {}
+
+  get(key: string): V | undefined {
+    return this.rows.get(key);
   }
 
   generation(): number {
     return this.changes;
   }
 
-  remember(keyId: string, row: CachedKey, generationBeforeRead: number): void {
+  remember(key: string, row: V, generationBeforeRead: number): void {
     if (generationBeforeRead !== this.changes) return;
-    if (this.rows.size >= MAX_KEYS) this.rows.delete(this.rows.keys().next().value as string);
-    this.rows.set(keyId, row);
+    if (this.rows.size >= this.maxRows) this.rows.delete(this.rows.keys().next().value as string);
+    this.rows.set(key, row);
   }
 
   /** Something changed: forget everything (changes are rare; precise invalidation is not worth its bookkeeping). */
@@ -68,6 +73,30 @@ class KeyMap {
     this.changes++;
     this.rows.clear();
   }
+}
+
+/**
+ * SQLite: the epoch a trigger-bumped counter holds, read by the first lookup of each event-loop turn (a single-row
+ * read by primary key, synchronous); a changed epoch empties `rows` before the lookup. Returns false while there is
+ * no counter (before its migration): nothing is then served from memory.
+ */
+export function epochCheckPerTurn(readEpoch: () => number | bigint | null, rows: { changed(): void }): () => boolean {
+  let seen: number | bigint | null = null;
+  let checkedThisTurn = false;
+  const nextTurn = () => {
+    checkedThisTurn = false;
+  };
+  return () => {
+    if (checkedThisTurn) return seen !== null;
+    checkedThisTurn = true;
+    setImmediate(nextTurn);
+    const epoch = readEpoch();
+    if (epoch === null || epoch !== seen) {
+      rows.changed();
+      seen = epoch;
+    }
+    return epoch !== null;
+  };
 }
 
 const EPOCH_SQL = "select epoch from auth_epoch where id = 1";
@@ -79,33 +108,22 @@ const EPOCH_SQL = "select epoch from auth_epoch where id = 1";
  * this process makes itself is applied at once (`forgetAll`).
  */
 export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement): KeyCache {
-  const keys = new KeyMap();
-  let seen: number | bigint | null = null;
-  let checkedThisTurn = false;
-  const nextTurn = () => {
-    checkedThisTurn = false;
-  };
-  const check = () => {
-    if (checkedThisTurn) return seen !== null;
-    checkedThisTurn = true;
-    setImmediate(nextTurn);
-    const row = prepare(EPOCH_SQL).get() as { epoch: number | bigint } | undefined;
-    // Before migration 021 there is no counter: nothing is served from the cache.
-    const epoch = row?.epoch ?? null;
-    if (epoch === null || epoch !== seen) {
-      keys.changed();
-      seen = epoch;
-    }
-    return epoch !== null;
-  };
+  const keys = new GenerationMap<CachedKey>(MAX_KEYS);
+  // Before migration 021 there is no counter: nothing is served from the cache.
+  const check = epochCheckPerTurn(
+    () => (prepare(EPOCH_SQL).get() as { epoch: number | bigint } | undefined)?.epoch ?? null,
+    keys,
+  );
+  let counted = false;
   return {
     get(keyId) {
-      if (!check()) return undefined;
+      counted = check();
+      if (!counted) return undefined;
       return keys.get(keyId);
     },
     generation: () => keys.generation(),
     remember: (keyId, row, generation) => {
-      if (seen !== null) keys.remember(keyId, row, generation);
+      if (counted) keys.remember(keyId, row, generation);
     },
     forgetAll: () => keys.changed(),
     close: async () => {},
@@ -128,7 +146,7 @@ export interface PostgresKeyCacheOptions {
  * that connection is up and listening; losing it empties the cache and reconnects with a capped backoff.
  */
 export function postgresKeyCache(pg: typeof pgModule, options: PostgresKeyCacheOptions): KeyCache {
-  const keys = new KeyMap();
+  const keys = new GenerationMap<CachedKey>(MAX_KEYS);
   let listening = false;
   let closed = false;
   let client: pgModule.Client | null = null;

@@ -15,6 +15,7 @@ import {
 } from "kysely";
 import type pgModule from "pg";
 import { ensureOwnerOnlyFile } from "../util/private-files.js";
+import { type GradeCache, NO_GRADE_CACHE, sqliteGradeCache } from "./grade-cache.js";
 import { type HotSql, sqliteHotSql } from "./hot-sql.js";
 import { postgresHotSql } from "./hot-sql-postgres.js";
 import { type KeyCache, postgresKeyCache, sqliteKeyCache } from "./key-cache.js";
@@ -38,6 +39,8 @@ export interface Store {
   readonly hot: HotSql;
   /** Recently authenticated keys, with every change pushed through (see key-cache.ts). */
   readonly keys: KeyCache;
+  /** Recently looked-up practices' latest grade rows, with every change pushed through (see grade-cache.ts). */
+  readonly grades: GradeCache;
   /** The rate-limit counts this process last saw committed (see rate-mirror.ts). */
   readonly rates: RateMirror;
   /** Where the data lives, for logs (never includes a password). */
@@ -111,6 +114,7 @@ export function openStore(options: StoreOptions): Store {
         db,
         sqliteHotSql(connection.prepare),
         sqliteKeyCache(connection.prepare),
+        sqliteGradeCache(connection.prepare),
         `sqlite:${options.file}`,
       ),
       file: options.file,
@@ -150,6 +154,7 @@ export function openStore(options: StoreOptions): Store {
     db,
     postgresHotSql(),
     keys,
+    NO_GRADE_CACHE,
     `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`,
     migrationDb,
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -161,6 +166,7 @@ function makeStore(
   db: Kysely<Database>,
   hot: HotSql,
   keys: KeyCache,
+  grades: GradeCache,
   description: string,
   migrationDb: () => Kysely<Database> = () => db,
   poolStats: Store["poolStats"] = () => null,
@@ -173,6 +179,7 @@ function makeStore(
     writes,
     hot,
     keys,
+    grades,
     rates: new RateMirror(),
     description,
     poolStats,

@@ -23,6 +23,7 @@ import { settleGroupMigration } from "./023-settle-group.js";
 import { auditRecordTextMigration } from "./024-audit-record-text.js";
 import { auditRecordsTableMigration } from "./025-audit-records-table.js";
 import { auditAppendIndexesMigration } from "./026-audit-append-indexes.js";
+import { gradeChangesMigration } from "./027-grade-changes.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -52,5 +53,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "024-audit-record-text": auditRecordTextMigration(engine),
     "025-audit-records-table": auditRecordsTableMigration(engine),
     "026-audit-append-indexes": auditAppendIndexesMigration(engine),
+    "027-grade-changes": gradeChangesMigration(engine),
   };
 }

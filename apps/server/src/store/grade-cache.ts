@@ -1,0 +1,73 @@
+import type SQLite from "better-sqlite3";
+import { epochCheckPerTurn, GenerationMap } from "./key-cache.js";
+
+/** What a grade lookup reads of a practice: its name and its latest stored grade, if any (services/grades.ts). */
+export interface LatestGradeRow {
+  readonly npi: string;
+  readonly name: string;
+  readonly record: string | null;
+  readonly scoring_version: string | null;
+  readonly valid_until: string | null;
+}
+
+/**
+ * The latest grade rows of recently looked-up practices, kept in memory so that a grade lookup does not query the
+ * store (docs/performance.md, "Issue 14, stop 29"). A change is pushed through, never waited out: every statement
+ * that changes what the lookup reads — a grade stored, changed or deleted; a practice renamed, renumbered or deleted
+ * — fires a trigger (migration 027) that bumps a counter, whatever process and code path ran it (a scan's upload,
+ * a threat-feed regrade, the operator CLI, an SQL session). The first lookup of each event-loop turn reads the
+ * counter; a changed one empties the cache before that lookup, so a change made anywhere holds from the next turn
+ * on (as the key cache does). Whether a row is still current at the time of the lookup (its `valid_until`, the
+ * scoring version) is decided per lookup, as for a row just read.
+ *
+ * Practices that are not found are never cached: a guess is looked up every time, and cannot fill the memory.
+ */
+export interface GradeCache {
+  /** The cached row of a practice, or undefined (read it, then `remember` it with the generation taken before). */
+  get(npi: string): LatestGradeRow | undefined;
+  /** Changes seen so far: taken before a store read, so a row read across a change is not remembered. */
+  generation(): number;
+  remember(npi: string, row: LatestGradeRow, generationBeforeRead: number): void;
+}
+
+/** Most practices kept (a grade row is ~1–2 KB): beyond it the oldest remembered is dropped. */
+const MAX_PRACTICES = 20_000;
+
+const EPOCH_SQL = "select epoch from grade_epoch where id = 1";
+
+/** The embedded store's grade cache (see GradeCache). */
+export function sqliteGradeCache(prepare: (sql: string) => SQLite.Statement): GradeCache {
+  const rows = new GenerationMap<LatestGradeRow>(MAX_PRACTICES);
+  let epochStatement: SQLite.Statement | null = null;
+  // Before migration 027 there is no counter (and preparing its read fails): nothing is served from the cache.
+  const readEpoch = () => {
+    try {
+      epochStatement ??= prepare(EPOCH_SQL);
+    } catch {
+      return null;
+    }
+    return (epochStatement.get() as { epoch: number | bigint } | undefined)?.epoch ?? null;
+  };
+  const check = epochCheckPerTurn(readEpoch, rows);
+  let counted = false;
+  return {
+    get(npi) {
+      counted = check();
+      return counted ? rows.get(npi) : undefined;
+    },
+    generation: () => rows.generation(),
+    remember(npi, row, generation) {
+      if (counted) rows.remember(npi, row, generation);
+    },
+  };
+}
+
+/**
+ * PostgreSQL keeps no grade cache: each lookup reads its row (coalesced per event-loop turn). Its lookups are bound by
+ * waiting for their settlement's round trip, not by the serving thread's CPU (docs/performance.md).
+ */
+export const NO_GRADE_CACHE: GradeCache = {
+  get: () => undefined,
+  generation: () => 0,
+  remember: () => {},
+};
