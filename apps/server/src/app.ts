@@ -3,6 +3,7 @@ import Koa from "koa";
 import { a2aMethods } from "./a2a/methods.js";
 import type { AppDeps } from "./app-deps.js";
 import { errorMapper } from "./http/errors.js";
+import { type HotRoute, hotRoutes } from "./http/hot-routes.js";
 import { observeRequests } from "./http/metrics.js";
 import { requestContext } from "./http/request-context.js";
 import { requestGuard, restHandler } from "./http/rest-binding.js";
@@ -13,6 +14,9 @@ import { lazyPortalMiddleware } from "./portal/web/lazy-portal.js";
 import { CATALOGUE, type Catalogue } from "./routes/catalogue.js";
 import { rpcEndpoint } from "./rpc/endpoint.js";
 import { methodTable } from "./rpc/methods.js";
+
+/** Operation routes dispatched ahead of the router (with the JSON-RPC endpoint): the metered grade lookup. */
+const HOT_REST_PATHS = new Set(["/v1/a2a/grade/:npi"]);
 
 /**
  * Builds the Koa app without listening (tests start it over real HTTPS on port 0). Three things run for every
@@ -33,10 +37,16 @@ export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<
   app.use(errorMapper(deps.logger));
 
   const router = new Router<HcsState>({ sensitive: true });
+  const hot: HotRoute[] = [];
   for (const operation of catalogue.operations) {
     if (!operation.rest) continue;
     const handler = restHandler(deps, operation);
     router[operation.rest.method](operation.rest.path, (ctx) => handler(ctx as unknown as HcsContext));
+    if (
+      HOT_REST_PATHS.has(operation.rest.path) &&
+      (operation.rest.method === "get" || operation.rest.method === "post")
+    )
+      hot.push({ method: operation.rest.method, path: operation.rest.path, handler });
   }
   for (const route of catalogue.publicRoutes) {
     router.get(route.path, async (ctx) => {
@@ -47,11 +57,19 @@ export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<
   // The agent protocols' endpoint: JSON-RPC 2.0 over the catalogue's agent methods, and A2A v1.0's methods.
   const rpc = rpcEndpoint(deps, methodTable(catalogue.operations, a2aMethods(catalogue.operations)));
   router.post("/api/a2a", (ctx) => rpc(ctx as unknown as HcsContext));
+  hot.push({ method: "post", path: "/api/a2a", handler: rpc });
   // MCP Streamable HTTP (stateless): POST; every other method answers 405 from the endpoint itself.
   const mcp = mcpEndpoint(deps, catalogue.operations);
   router.all("/mcp", (ctx) => mcp(ctx as unknown as HcsContext));
   // The customer portal (docs/portal.md): its own pages, headers and errors under /portal, loaded on first use.
   app.use(lazyPortalMiddleware(deps));
+  // The routes every agent call takes, dispatched without the router (same answers: see hot-routes.ts).
+  app.use(
+    hotRoutes(
+      hot,
+      router.stack.map((layer) => (typeof layer.path === "string" ? layer.path : "(expression)")),
+    ),
+  );
   app.use(router.routes());
   app.use(unmatchedRequests(deps, router));
   return app;
