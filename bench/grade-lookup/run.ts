@@ -41,9 +41,12 @@ const CONNECTIONS = 32;
 // Enough keys that no key reaches its 600 calls a minute, batches included (each entry counts).
 const KEYS = 2000;
 const BATCH = 50;
-/** BENCH_ROWS=batch runs only the batch phase (a diagnosis: its profile without the other rows'). */
+/**
+ * BENCH_ROWS=batch runs only the batch phase, BENCH_ROWS=rest only the bare handler and the full REST row (a
+ * diagnosis: a profile without the other rows').
+ */
 const ROWS = process.env.BENCH_ROWS ?? "all";
-if (ROWS !== "all" && ROWS !== "batch") throw new Error("BENCH_ROWS must be all or batch");
+if (ROWS !== "all" && ROWS !== "batch" && ROWS !== "rest") throw new Error("BENCH_ROWS must be all, batch or rest");
 const NPI = "1234567893";
 /** The store's practices: NPI first, then 49 more with valid check digits. */
 const NPIS = [
@@ -426,6 +429,15 @@ async function main() {
             },
           ]
         : [];
+      if (ROWS === "rest") {
+        const [bareRow, fullRow] = await measure([
+          { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
+          { name: "full pipeline (SQLite)", ...server, request: get },
+        ]);
+        printTable([bareRow!, fullRow!]);
+        console.log(`ratio full/bare throughput: ${(fullRow!.rps / bareRow!.rps).toFixed(2)}`);
+        return;
+      }
       const [baseline, pipeline, servingWrites, rpc, pgPipeline] = (await measure([
         { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
         { name: "full pipeline (SQLite)", ...server, request: get },
