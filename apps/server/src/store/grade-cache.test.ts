@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FindingParsed, withNpiCheckDigit } from "@hcs/protocol";
+import { withNpiCheckDigit } from "@hcs/protocol";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSecretBox } from "../secrets/master-key.js";
 import type { ServiceDeps } from "../services/deps.js";
-import { gradeJsonForNpi, recordAssessment } from "../services/grades.js";
-import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
+import { gradeJsonForNpi } from "../services/grades.js";
+import { accountWithKey, DMARC_MISSING, externalAssessment, gradedPractice } from "../test-support/fixtures.js";
 import { openStore, type Store } from "./store.js";
 
 /** The next event-loop turn: the grade cache reads its counter at the first lookup of each turn. */
@@ -48,30 +48,6 @@ describe("grade cache (SQLite)", () => {
   };
   const lookup = async (npi: string) => JSON.parse(await gradeJsonForNpi(deps, npi)) as Record<string, unknown>;
 
-  const dmarcMissing: FindingParsed = {
-    id: "email.dmarc_missing:x",
-    check_id: "email.dmarc_missing",
-    source: "external",
-    category: "email_security",
-    severity: "high",
-    title: "No DMARC",
-    detail: "d",
-    evidence: {},
-    remediation: "r",
-    controls: ["164.312(e)(1)"],
-  };
-  /** A new external assessment of the practice, stored through `by`'s connection (a new grade row). */
-  const reassess = (by: ServiceDeps, npi: string, findings: FindingParsed[]) =>
-    recordAssessment(by, {
-      npi,
-      source: "external",
-      subject: `p${npi}.example`,
-      categories: ["email_security", "application_security", "privacy_compliance"],
-      findings,
-      at: by.now(),
-      reference: null,
-    });
-
   it("reads a practice's grade once, then from memory, until another connection stores a new grade", async () => {
     const npi = "1234567893";
     await gradedPractice(deps, accountId, npi);
@@ -88,7 +64,7 @@ describe("grade cache (SQLite)", () => {
       expect(reads.count()).toBe(0);
 
       // Another process stores a worse grade: the next turn's lookup reads it.
-      await reassess(otherDeps, npi, [dmarcMissing]);
+      await externalAssessment(otherDeps, npi, [DMARC_MISSING]);
       await nextTurn();
       const after = await lookup(npi);
       expect(reads.count()).toBe(1);

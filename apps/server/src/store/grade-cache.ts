@@ -30,8 +30,11 @@ export interface GradeCache {
   remember(npi: string, row: LatestGradeRow, generationBeforeRead: number): void;
 }
 
-/** Most practices kept (a grade row is ~1–2 KB): beyond it the oldest remembered is dropped. */
-const MAX_PRACTICES = 20_000;
+/**
+ * Most practices kept: beyond it the oldest remembered is dropped. A row holds the stored record, ~1–2 KB, so the
+ * cache stays under ~10 MB (the server's memory target is 150 MiB in all, docs/performance.md).
+ */
+const MAX_PRACTICES = 5_000;
 
 const EPOCH_SQL = "select epoch from grade_epoch where id = 1";
 

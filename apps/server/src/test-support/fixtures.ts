@@ -30,6 +30,11 @@ export async function gradedPractice(
   findings: FindingParsed[] = [],
 ) {
   await addPractice(deps, { npi, name: `Practice ${npi}`, domain: `p${npi}.example`, accountId });
+  return externalAssessment(deps, npi, findings);
+}
+
+/** A new external assessment of a practice added by gradedPractice (a new grade in its history). */
+export function externalAssessment(deps: ServiceDeps, npi: string, findings: FindingParsed[] = []) {
   return recordAssessment(deps, {
     npi,
     source: "external",
@@ -40,6 +45,20 @@ export async function gradedPractice(
     reference: null,
   });
 }
+
+/** An external finding: the domain publishes no DMARC record (high severity). */
+export const DMARC_MISSING: FindingParsed = {
+  id: "email.dmarc_missing:x",
+  check_id: "email.dmarc_missing",
+  source: "external",
+  category: "email_security",
+  severity: "high",
+  title: "No DMARC",
+  detail: "d",
+  evidence: {},
+  remediation: "r",
+  controls: ["164.312(e)(1)"],
+};
 
 /**
  * A completed scan job row, as the worker leaves one (for reputation counts; with `result`, a stored JobResult such

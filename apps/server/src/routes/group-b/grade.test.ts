@@ -1,7 +1,7 @@
 import { GradeRecordSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccount } from "../../services/accounts.js";
-import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { accountWithKey, DMARC_MISSING, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
 let t: TestServer;
@@ -17,20 +17,7 @@ const balance = async (accountId: string) => (await getAccount(t.server.deps, ac
 describe("GET /v1/a2a/grade/{npi}", () => {
   it("returns the grade record and charges 25 credits with a ledger row", async () => {
     const a = await accountWithKey(t.server.deps, { credits: 500 });
-    await gradedPractice(t.server.deps, a.accountId, "1245319599", [
-      {
-        id: "email.dmarc_missing:x",
-        check_id: "email.dmarc_missing",
-        source: "external",
-        category: "email_security",
-        severity: "high",
-        title: "No DMARC",
-        detail: "d",
-        evidence: {},
-        remediation: "r",
-        controls: ["164.312(e)(1)"],
-      },
-    ]);
+    await gradedPractice(t.server.deps, a.accountId, "1245319599", [DMARC_MISSING]);
     const res = await t.request("/v1/a2a/grade/1245319599", { headers: { "X-API-Key": a.apiKey } });
     expect(res.status).toBe(200);
     const record = GradeRecordSchema.parse(res.json);
