@@ -42,11 +42,11 @@ const CONNECTIONS = 32;
 const KEYS = 2000;
 const BATCH = 50;
 /**
- * BENCH_ROWS=batch runs only the batch phase, BENCH_ROWS=rest only the bare handler and the full REST row (a
- * diagnosis: a profile without the other rows').
+ * BENCH_ROWS=batch runs only the batch phase, BENCH_ROWS=rest only the bare handler and the full REST row, BENCH_ROWS=pg
+ * only the bare handler and the PostgreSQL row (a diagnosis: a profile without the other rows').
  */
 const ROWS = process.env.BENCH_ROWS ?? "all";
-if (ROWS !== "all" && ROWS !== "batch" && ROWS !== "rest") throw new Error("BENCH_ROWS must be all, batch or rest");
+if (!["all", "batch", "rest", "pg"].includes(ROWS)) throw new Error("BENCH_ROWS must be all, batch, rest or pg");
 const NPI = "1234567893";
 /** The store's practices: NPI first, then 49 more with valid check digits. */
 const NPIS = [
@@ -429,10 +429,11 @@ async function main() {
             },
           ]
         : [];
-      if (ROWS === "rest") {
+      if (ROWS === "rest" || ROWS === "pg") {
+        if (ROWS === "pg" && pgRow.length === 0) throw new Error("BENCH_ROWS=pg needs PostgreSQL");
         const [bareRow, fullRow] = await measure([
           { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
-          { name: "full pipeline (SQLite)", ...server, request: get },
+          ROWS === "pg" ? pgRow[0]! : { name: "full pipeline (SQLite)", ...server, request: get },
         ]);
         printTable([bareRow!, fullRow!]);
         console.log(`ratio full/bare throughput: ${(fullRow!.rps / bareRow!.rps).toFixed(2)}`);

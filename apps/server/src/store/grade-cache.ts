@@ -1,5 +1,6 @@
 import type SQLite from "better-sqlite3";
 import { epochCheckPerTurn, GenerationMap } from "./key-cache.js";
+import type { ChangeListener } from "./pg-change-listener.js";
 
 /** What a grade lookup reads of a practice: its name and its latest stored grade, if any (services/grades.ts). */
 export interface LatestGradeRow {
@@ -14,10 +15,11 @@ export interface LatestGradeRow {
  * The latest grade rows of recently looked-up practices, kept in memory so that a grade lookup does not query the
  * store (docs/performance.md, "Issue 14, stop 29"). A change is pushed through, never waited out: every statement
  * that changes what the lookup reads — a grade stored, changed or deleted; a practice renamed, renumbered or deleted
- * — fires a trigger (migration 027) that bumps a counter, whatever process and code path ran it (a scan's upload,
- * a threat-feed regrade, the operator CLI, an SQL session). The first lookup of each event-loop turn reads the
- * counter; a changed one empties the cache before that lookup, so a change made anywhere holds from the next turn
- * on (as the key cache does). Whether a row is still current at the time of the lookup (its `valid_until`, the
+ * — fires a trigger (migration 027), whatever process and code path ran it (a scan's upload, a threat-feed regrade,
+ * the operator CLI, an SQL session), as for the key cache (key-cache.ts):
+ * - SQLite: the trigger bumps a counter that the first lookup of each event-loop turn reads; a changed one empties
+ *   the cache before that lookup, so a change made anywhere holds from the next turn on;
+ * - PostgreSQL: the trigger sends a notification that empties the cache in every server process when it arrives. Whether a row is still current at the time of the lookup (its `valid_until`, the
  * scoring version) is decided per lookup, as for a row just read.
  *
  * Practices that are not found are never cached: a guess is looked up every time, and cannot fill the memory.
@@ -65,12 +67,22 @@ export function sqliteGradeCache(prepare: (sql: string) => SQLite.Statement): Gr
   };
 }
 
+/** The channel migration 027's trigger notifies on PostgreSQL; the payload is the schema whose rows changed. */
+export const GRADES_CHANGED_CHANNEL = "hcs_grades_changed";
+
 /**
- * PostgreSQL keeps no grade cache: each lookup reads its row (coalesced per event-loop turn). Its lookups are bound by
- * waiting for their settlement's round trip, not by the serving thread's CPU (docs/performance.md).
+ * PostgreSQL's grade cache: emptied when migration 027's trigger notifies (through the store's change listener, a
+ * few milliseconds after the commit, in every server process); nothing is served from memory while the listening
+ * connection is down. Saves each turn's lookups a round trip before their settlement.
  */
-export const NO_GRADE_CACHE: GradeCache = {
-  get: () => undefined,
-  generation: () => 0,
-  remember: () => {},
-};
+export function postgresGradeCache(listener: ChangeListener): GradeCache {
+  const rows = new GenerationMap<LatestGradeRow>(MAX_PRACTICES);
+  listener.on(GRADES_CHANGED_CHANNEL, rows);
+  return {
+    get: (npi) => (listener.listening() ? rows.get(npi) : undefined),
+    generation: () => rows.generation(),
+    remember(npi, row, generation) {
+      if (listener.listening()) rows.remember(npi, row, generation);
+    },
+  };
+}

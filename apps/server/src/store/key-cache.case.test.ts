@@ -204,7 +204,7 @@ forEachEngine((engine, open) => {
         const a = await accountWithKey(deps, { plan: "professional" });
         await cached(a.apiKey);
         await sql`select pg_terminate_backend(pid) from pg_stat_activity
-          where application_name = ${"hcs-server auth listener (" + (await currentSchema()) + ")"}`.execute(other.db);
+          where application_name = ${"hcs-server change listener (" + (await currentSchema()) + ")"}`.execute(other.db);
         await within(2_000, async () => o.store.keys.get(a.keyId) === undefined);
         await sql`update api_keys set revoked_at = ${new Date().toISOString()} where id = ${a.keyId}`.execute(other.db);
         expect(await outcome(deps, a.apiKey)).toBe("key_revoked");

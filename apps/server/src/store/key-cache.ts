@@ -1,6 +1,6 @@
 import type { Plan, Tier } from "@hcs/protocol";
 import type SQLite from "better-sqlite3";
-import type pgModule from "pg";
+import type { ChangeListener } from "./pg-change-listener.js";
 
 /** What authenticating a key needs from its row and its account's, as the store last gave it. */
 export interface CachedKey {
@@ -133,100 +133,20 @@ export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement): KeyC
 /** The channel migration 021's trigger notifies on PostgreSQL; the payload is the schema whose rows changed. */
 export const AUTH_CHANGED_CHANNEL = "hcs_auth_changed";
 
-export interface PostgresKeyCacheOptions {
-  readonly url: string;
-  readonly schema?: string;
-  readonly connectMs: number;
-  /** Told when the listening connection is lost (it reconnects; the cache serves nothing meanwhile). */
-  readonly onConnectionError?: (err: Error) => void;
-}
-
 /**
- * PostgreSQL: a connection of its own listens for the trigger's notifications. The cache serves rows only while
- * that connection is up and listening; losing it empties the cache and reconnects with a capped backoff.
+ * PostgreSQL: the store's change listener (pg-change-listener.ts) empties the cache when migration 021's trigger
+ * notifies. The cache serves rows only while that connection is up and listening.
  */
-export function postgresKeyCache(pg: typeof pgModule, options: PostgresKeyCacheOptions): KeyCache {
+export function postgresKeyCache(listener: ChangeListener): KeyCache {
   const keys = new GenerationMap<CachedKey>(MAX_KEYS);
-  let listening = false;
-  let closed = false;
-  let client: pgModule.Client | null = null;
-  let retryMs = 100;
-  let timer: NodeJS.Timeout | null = null;
-  // The schema whose changes concern this store: the one its connections use (DATABASE_URL may set search_path).
-  let schema: string | null = null;
-
-  const lost = (err: Error | null) => {
-    if (listening || client) keys.changed();
-    listening = false;
-    const c = client;
-    client = null;
-    c?.removeAllListeners("notification");
-    c?.end().catch(() => {});
-    if (err) options.onConnectionError?.(err);
-    if (closed || timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      connect();
-    }, retryMs);
-    timer.unref();
-    retryMs = Math.min(retryMs * 2, 5_000);
-  };
-
-  const connect = () => {
-    if (closed) return;
-    const c = new pg.Client({
-      connectionString: options.url,
-      connectionTimeoutMillis: options.connectMs,
-      keepAlive: true,
-      // Names the schema, so an operator (or a test) can tell one deployment's listener from another's.
-      fallback_application_name: `hcs-server auth listener (${options.schema ?? "default schema"})`,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
-    client = c;
-    c.on("error", (err) => {
-      if (client === c) lost(err);
-    });
-    c.on("end", () => {
-      if (client === c) lost(null);
-    });
-    c.on("notification", (msg) => {
-      if (msg.channel === AUTH_CHANGED_CHANNEL && (schema === null || msg.payload === schema)) keys.changed();
-    });
-    c.connect()
-      .then(() => c.query<{ s: string }>("select current_schema() as s"))
-      .then((r) => {
-        schema = r.rows[0]?.s ?? null;
-        return c.query(`LISTEN ${AUTH_CHANGED_CHANNEL}`);
-      })
-      .then(
-        () => {
-          if (client !== c || closed) return;
-          // Rows read before LISTEN took effect may predate a change whose notification was missed.
-          keys.changed();
-          listening = true;
-          retryMs = 100;
-        },
-        (err: Error) => {
-          if (client === c) lost(err);
-        },
-      );
-  };
-  connect();
-
+  listener.on(AUTH_CHANGED_CHANNEL, keys);
   return {
-    get: (keyId) => (listening ? keys.get(keyId) : undefined),
+    get: (keyId) => (listener.listening() ? keys.get(keyId) : undefined),
     generation: () => keys.generation(),
     remember: (keyId, row, generation) => {
-      if (listening) keys.remember(keyId, row, generation);
+      if (listener.listening()) keys.remember(keyId, row, generation);
     },
     forgetAll: () => keys.changed(),
-    async close() {
-      closed = true;
-      listening = false;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      client = null;
-      await c?.end().catch(() => {});
-    },
+    close: () => listener.close(),
   };
 }

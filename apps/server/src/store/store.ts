@@ -15,12 +15,13 @@ import {
 } from "kysely";
 import type pgModule from "pg";
 import { ensureOwnerOnlyFile } from "../util/private-files.js";
-import { type GradeCache, NO_GRADE_CACHE, sqliteGradeCache } from "./grade-cache.js";
+import { type GradeCache, postgresGradeCache, sqliteGradeCache } from "./grade-cache.js";
 import { type HotSql, sqliteHotSql } from "./hot-sql.js";
 import { postgresHotSql } from "./hot-sql-postgres.js";
 import { type KeyCache, postgresKeyCache, sqliteKeyCache } from "./key-cache.js";
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
+import { postgresChangeListener } from "./pg-change-listener.js";
 import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
 import { RateMirror } from "./rate-mirror.js";
 import type { Database } from "./schema.js";
@@ -143,18 +144,21 @@ export function openStore(options: StoreOptions): Store {
         }),
       }),
     });
-  const keys = postgresKeyCache(pg, {
+  // One connection listens for the changes the caches must see (keys: migration 021; grades: 027).
+  const changes = postgresChangeListener(pg, {
     url: options.url,
     connectMs: (options.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS).connectMs,
     ...(options.schema ? { schema: options.schema } : {}),
     ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
   });
+  const keys = postgresKeyCache(changes);
+  const grades = postgresGradeCache(changes);
   return makeStore(
     "postgres",
     db,
     postgresHotSql(),
     keys,
-    NO_GRADE_CACHE,
+    grades,
     `postgres:${url.host}${url.pathname}${options.schema ? `#${options.schema}` : ""}`,
     migrationDb,
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
