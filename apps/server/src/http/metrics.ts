@@ -82,17 +82,20 @@ export function observeRequests(metrics: Metrics, logger: Logger): HcsMiddleware
         const code = (ctx.body as { error?: { code?: unknown } } | null)?.error?.code;
         metrics.anonymousRefusals.inc({ code: typeof code === "string" ? code : String(ctx.status) });
       }
-      logger.info(
-        {
-          request_id: ctx.state.requestId,
-          method: ctx.method,
-          path: ctx.path,
-          status: ctx.status,
-          ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-          key_id: caller?.keyId,
-        },
-        "request",
-      );
+      // The line's object is built only when it will be written (servers under load log at warn).
+      if (logger.isLevelEnabled("info")) {
+        logger.info(
+          {
+            request_id: ctx.state.requestId,
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+            key_id: caller?.keyId,
+          },
+          "request",
+        );
+      }
     }
   };
 }
