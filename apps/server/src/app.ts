@@ -23,7 +23,9 @@ const HOT_REST_PATHS = new Set(["/v1/a2a/grade/:npi"]);
  * request — its context (id, client address), metrics and the request log, the error mapper — and then the route's
  * own handler, composed once here from its declaration: an operation's REST twin reads the key its group uses and
  * invokes the operation (authorize, count, validate, run, settle: see operations/invoke.ts); a public document is
- * served as is. A path no route serves gets 404 or 405, counted and with rate-limit headers under /v1.
+ * served as is. The routes every agent call takes (the REST grade lookup, the JSON-RPC endpoint) are found by a map
+ * lookup ahead of the router (http/hot-routes.ts), with the same handlers. A path no route serves gets 404 or 405,
+ * counted and with rate-limit headers under /v1.
  */
 export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<HcsState> {
   // Koa's own proxy handling believes the leftmost X-Forwarded-For entry (client-chosen); the request context

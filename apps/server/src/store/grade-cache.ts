@@ -19,8 +19,10 @@ export interface LatestGradeRow {
  * the operator CLI, an SQL session), as for the key cache (key-cache.ts):
  * - SQLite: the trigger bumps a counter that the first lookup of each event-loop turn reads; a changed one empties
  *   the cache before that lookup, so a change made anywhere holds from the next turn on;
- * - PostgreSQL: the trigger sends a notification that empties the cache in every server process when it arrives. Whether a row is still current at the time of the lookup (its `valid_until`, the
- * scoring version) is decided per lookup, as for a row just read.
+ * - PostgreSQL: the trigger sends a notification that empties the cache in every server process when it arrives, a
+ *   few milliseconds after the commit (the writing process included).
+ * Whether a row is still current at the time of the lookup (its `valid_until`, the scoring version) is decided per
+ * lookup, as for a row just read.
  *
  * Practices that are not found are never cached: a guess is looked up every time, and cannot fill the memory.
  */
