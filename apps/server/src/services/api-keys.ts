@@ -84,9 +84,13 @@ export async function authenticateApiKey(deps: ServiceDeps, presented: string): 
   return { keyId, accountId: key.accountId, plan: key.plan, tier: key.tier };
 }
 
-/** A key's row from the store (a cache miss), remembered unless a change came between. */
+/**
+ * A key's row from the store (a cache miss), remembered unless a change came between or the read saw an open
+ * transaction's uncommitted rows (SQLite's one connection; the transaction may yet roll back).
+ */
 async function readKey(deps: ServiceDeps, keyId: string): Promise<CachedKey | undefined> {
   const generation = deps.store.keys.generation();
+  const committed = deps.store.keys.readsCommitted();
   const [row] = await deps.store.hot.all<{
     secret_hash: string;
     revoked_at: string | null;
@@ -108,7 +112,7 @@ async function readKey(deps: ServiceDeps, keyId: string): Promise<CachedKey | un
     plan: row.plan as Plan,
     tier: row.tier as Tier,
   };
-  deps.store.keys.remember(keyId, key, generation);
+  if (committed) deps.store.keys.remember(keyId, key, generation);
   return key;
 }
 

@@ -231,21 +231,29 @@ export async function gradeJsonsForNpis(deps: ServiceDeps, npis: readonly string
   return new Map(npis.map((npi, i) => [npi, lookups[i]!]));
 }
 
-/** Per store: the latest grade rows, read for all the lookups of an event-loop turn at once. */
-const latestGradeReads = new WeakMap<ServiceDeps["store"], ReadBatcher<string, LatestGradeRow | null>>();
+/** A latest grade row as read, and whether the read saw committed rows only (see GradeCache.readsCommitted). */
+interface GradeRowRead {
+  readonly row: LatestGradeRow;
+  readonly committed: boolean;
+}
 
-function latestGradeRows(deps: ServiceDeps): ReadBatcher<string, LatestGradeRow | null> {
+/** Per store: the latest grade rows, read for all the lookups of an event-loop turn at once. */
+const latestGradeReads = new WeakMap<ServiceDeps["store"], ReadBatcher<string, GradeRowRead | null>>();
+
+function latestGradeRows(deps: ServiceDeps): ReadBatcher<string, GradeRowRead | null> {
   const { store } = deps;
   let reads = latestGradeReads.get(store);
   if (!reads) {
     reads = new ReadBatcher(async (npis) => {
-      // Hot path (every grade lookup): the latest grade row of each practice asked for in this turn.
+      const committed = store.grades.readsCommitted();
+      // Hot path (every grade lookup not served from memory): the latest grade row of each practice asked for in
+      // this turn.
       const rows = await store.hot.all<LatestGradeRow>(
         store.db,
         `select p.npi, p.name, g.record, g.scoring_version, g.valid_until from practices p left join grades g on g.id = (select max(id) from grades where npi = p.npi) where p.npi in (${npis.map(() => "?").join(", ")})`,
         npis,
       );
-      return new Map(rows.map((r) => [r.npi, r]));
+      return new Map(rows.map((row) => [row.npi, { row, committed }]));
     }, null);
     latestGradeReads.set(store, reads);
   }
@@ -258,9 +266,9 @@ async function latestGradeRow(deps: ServiceDeps, npi: string): Promise<LatestGra
   const cached = cache.get(npi);
   if (cached) return cached;
   const generation = cache.generation();
-  const row = await latestGradeRows(deps).get(npi);
-  if (row) cache.remember(npi, row, generation);
-  return row;
+  const read = await latestGradeRows(deps).get(npi);
+  if (read?.committed) cache.remember(npi, read.row, generation);
+  return read?.row ?? null;
 }
 
 async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup> {

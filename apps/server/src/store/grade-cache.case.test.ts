@@ -135,6 +135,34 @@ forEachEngine((engine, open) => {
       expect((await lookup(npi)).practice_name).toBe("Renamed Clinic");
     });
 
+    it.skipIf(engine !== "sqlite")(
+      "a row read beside an open write transaction is answered but not remembered (it may roll back)",
+      async () => {
+        const npi = withNpiCheckDigit("777000004");
+        await gradedPractice(deps, accountId, npi);
+        await nextTurn();
+        const committed = await lookup(npi);
+        // Another connection's change empties the cache; the lookup below reads the counter before the transaction
+        // writes (the same turn), and the practice's row after (the next one), on the one connection: uncommitted.
+        await externalAssessment(otherDeps, "1234567893", []);
+        await nextTurn();
+        const during = lookup(npi);
+        await store.db
+          .transaction()
+          .execute(async (trx) => {
+            const changed = JSON.stringify({ ...committed, compliance_score: 1 });
+            await sql`update grades set record = ${changed} where id = (select max(id) from grades where npi = ${npi})`.execute(
+              trx,
+            );
+            expect((await during).compliance_score).toBe(1);
+            throw new Error("rolled back on purpose");
+          })
+          .catch((err: Error) => expect(err.message).toBe("rolled back on purpose"));
+        await nextTurn();
+        expect(await lookup(npi)).toEqual(committed);
+      },
+    );
+
     it("a practice that was not found is not remembered: once added elsewhere, the next lookup finds it", async () => {
       const npi = withNpiCheckDigit("777000002");
       await expect(gradeJsonForNpi(deps, npi)).rejects.toMatchObject({ code: "npi_not_found" });

@@ -32,6 +32,12 @@ export interface GradeCache {
   /** Changes seen so far: taken before a store read, so a row read across a change is not remembered. */
   generation(): number;
   remember(npi: string, row: LatestGradeRow, generationBeforeRead: number): void;
+  /**
+   * Whether a read made now sees committed rows only. SQLite's one connection also serves the requests that run
+   * beside an open write transaction (a scan upload yields between batches), and a read there sees its uncommitted
+   * rows: a row read so is answered but never remembered (the transaction may yet roll back).
+   */
+  readsCommitted(): boolean;
 }
 
 /**
@@ -43,7 +49,7 @@ const MAX_PRACTICES = 5_000;
 const EPOCH_SQL = "select epoch from grade_epoch where id = 1";
 
 /** The embedded store's grade cache (see GradeCache). */
-export function sqliteGradeCache(prepare: (sql: string) => SQLite.Statement): GradeCache {
+export function sqliteGradeCache(prepare: (sql: string) => SQLite.Statement, inTransaction: () => boolean): GradeCache {
   const rows = new GenerationMap<LatestGradeRow>(MAX_PRACTICES);
   let epochStatement: SQLite.Statement | null = null;
   // Before migration 027 there is no counter (and preparing its read fails): nothing is served from the cache.
@@ -66,6 +72,7 @@ export function sqliteGradeCache(prepare: (sql: string) => SQLite.Statement): Gr
     remember(npi, row, generation) {
       if (counted) rows.remember(npi, row, generation);
     },
+    readsCommitted: () => !inTransaction(),
   };
 }
 
@@ -86,5 +93,7 @@ export function postgresGradeCache(listener: ChangeListener): GradeCache {
     remember(npi, row, generation) {
       if (listener.listening()) rows.remember(npi, row, generation);
     },
+    // The lookups read through the pool, outside any transaction.
+    readsCommitted: () => true,
   };
 }

@@ -88,6 +88,29 @@ forEachEngine((engine, open) => {
       reads.restore();
     });
 
+    it.skipIf(engine !== "sqlite")(
+      "a key read beside an open write transaction is answered but not remembered (it may roll back)",
+      async () => {
+        const a = await accountWithKey(deps, { plan: "professional" });
+        await cached(a.apiKey);
+        const b = await accountWithKey(deps, { plan: "professional" });
+        await new Promise((r) => setImmediate(r));
+        // This turn's counter read, before the transaction below writes; b's row is read after it, on the same
+        // connection: uncommitted.
+        expect(await outcome(deps, a.apiKey)).toBe("ok:professional");
+        await o.store.db
+          .transaction()
+          .execute(async (trx) => {
+            await sql`update accounts set plan = 'free' where id = ${b.accountId}`.execute(trx);
+            expect(await outcome(deps, b.apiKey)).toBe("ok:free");
+            throw new Error("rolled back on purpose");
+          })
+          .catch((err: Error) => expect(err.message).toBe("rolled back on purpose"));
+        await new Promise((r) => setImmediate(r));
+        expect(await outcome(deps, b.apiKey)).toBe("ok:professional");
+      },
+    );
+
     it("unknown key ids are looked up every time, never remembered", async () => {
       const reads = storeReads();
       const guess = "hcs_live_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";

@@ -33,6 +33,8 @@ export interface KeyCache {
   /** Changes seen so far: taken before a store read, so a row read across a change is not remembered. */
   generation(): number;
   remember(keyId: string, row: CachedKey, generationBeforeRead: number): void;
+  /** Whether a read made now sees committed rows only (as GradeCache.readsCommitted: SQLite beside an open transaction). */
+  readsCommitted(): boolean;
   /**
    * This process changed what authentication reads (it revoked a key): forget now, without waiting for the
    * notification (PostgreSQL) — the change holds for this process's very next request.
@@ -107,7 +109,7 @@ const EPOCH_SQL = "select epoch from auth_epoch where id = 1";
  * lookups of one turn are answered as of its start — as if their requests had come a moment earlier — and a change
  * this process makes itself is applied at once (`forgetAll`).
  */
-export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement): KeyCache {
+export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement, inTransaction: () => boolean): KeyCache {
   const keys = new GenerationMap<CachedKey>(MAX_KEYS);
   // Before migration 021 there is no counter: nothing is served from the cache.
   const check = epochCheckPerTurn(
@@ -126,6 +128,7 @@ export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement): KeyC
       if (counted) keys.remember(keyId, row, generation);
     },
     forgetAll: () => keys.changed(),
+    readsCommitted: () => !inTransaction(),
     close: async () => {},
   };
 }
@@ -147,6 +150,7 @@ export function postgresKeyCache(listener: ChangeListener): KeyCache {
       if (listener.listening()) keys.remember(keyId, row, generation);
     },
     forgetAll: () => keys.changed(),
+    readsCommitted: () => true,
     close: () => listener.close(),
   };
 }
