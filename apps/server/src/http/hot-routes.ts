@@ -17,6 +17,8 @@ interface Compiled {
 
 const segments = (path: string) => path.split("/");
 const isParam = (segment: string) => segment.startsWith(":");
+/** Path syntax beyond static segments and `:parameters` (wildcards, optional parts, custom expressions). */
+const hasOtherSyntax = (pattern: string) => /[*?(){}]/.test(pattern);
 
 /**
  * Whether a request path could match both patterns: the same number of segments, each pair equal or one of them a
@@ -24,7 +26,7 @@ const isParam = (segment: string) => segment.startsWith(":");
  * overlapping everything.
  */
 export function patternsOverlap(a: string, b: string): boolean {
-  if (/[*?(){}]/.test(a) || /[*?(){}]/.test(b)) return true;
+  if (hasOtherSyntax(a) || hasOtherSyntax(b)) return true;
   const sa = segments(a);
   const sb = segments(b);
   if (sa.length !== sb.length) return false;
@@ -48,7 +50,7 @@ export function hotRoutes(routes: readonly HotRoute[], others: readonly string[]
   for (const route of routes) {
     const parts = segments(route.path);
     const last = parts.at(-1)!;
-    if (!route.path.startsWith("/") || parts.slice(0, -1).some(isParam) || /[*?(){}]/.test(route.path))
+    if (!route.path.startsWith("/") || parts.slice(0, -1).some(isParam) || hasOtherSyntax(route.path))
       throw new Error(`hot route ${route.path}: only static segments and one trailing parameter are supported`);
     const clashes = others.filter((p) => p !== route.path && patternsOverlap(p, route.path));
     if (clashes.length > 0) throw new Error(`hot route ${route.path} overlaps ${clashes.join(", ")}`);

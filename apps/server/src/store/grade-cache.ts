@@ -1,6 +1,6 @@
 import type SQLite from "better-sqlite3";
-import { epochCheckPerTurn, GenerationMap } from "./key-cache.js";
 import type { ChangeListener } from "./pg-change-listener.js";
+import { postgresRowCache, type RowCache, sqliteRowCache } from "./row-cache.js";
 
 /** What a grade lookup reads of a practice: its name and its latest stored grade, if any (services/grades.ts). */
 export interface LatestGradeRow {
@@ -26,19 +26,7 @@ export interface LatestGradeRow {
  *
  * Practices that are not found are never cached: a guess is looked up every time, and cannot fill the memory.
  */
-export interface GradeCache {
-  /** The cached row of a practice, or undefined (read it, then `remember` it with the generation taken before). */
-  get(npi: string): LatestGradeRow | undefined;
-  /** Changes seen so far: taken before a store read, so a row read across a change is not remembered. */
-  generation(): number;
-  remember(npi: string, row: LatestGradeRow, generationBeforeRead: number): void;
-  /**
-   * Whether a read made now sees committed rows only. SQLite's one connection also serves the requests that run
-   * beside an open write transaction (a scan upload yields between batches), and a read there sees its uncommitted
-   * rows: a row read so is answered but never remembered (the transaction may yet roll back).
-   */
-  readsCommitted(): boolean;
-}
+export type GradeCache = RowCache<LatestGradeRow>;
 
 /**
  * Most practices kept: beyond it the oldest remembered is dropped. A row holds the stored record, ~1–2 KB, so the
@@ -46,54 +34,23 @@ export interface GradeCache {
  */
 const MAX_PRACTICES = 5_000;
 
-const EPOCH_SQL = "select epoch from grade_epoch where id = 1";
-
 /** The embedded store's grade cache (see GradeCache). */
 export function sqliteGradeCache(prepare: (sql: string) => SQLite.Statement, inTransaction: () => boolean): GradeCache {
-  const rows = new GenerationMap<LatestGradeRow>(MAX_PRACTICES);
-  let epochStatement: SQLite.Statement | null = null;
-  // Before migration 027 there is no counter (and preparing its read fails): nothing is served from the cache.
-  const readEpoch = () => {
-    try {
-      epochStatement ??= prepare(EPOCH_SQL);
-    } catch {
-      return null;
-    }
-    return (epochStatement.get() as { epoch: number | bigint } | undefined)?.epoch ?? null;
-  };
-  const check = epochCheckPerTurn(readEpoch, rows);
-  let counted = false;
-  return {
-    get(npi) {
-      counted = check();
-      return counted ? rows.get(npi) : undefined;
-    },
-    generation: () => rows.generation(),
-    remember(npi, row, generation) {
-      if (counted) rows.remember(npi, row, generation);
-    },
-    readsCommitted: () => !inTransaction(),
-  };
+  return sqliteRowCache({
+    maxRows: MAX_PRACTICES,
+    epochSql: "select epoch from grade_epoch where id = 1",
+    prepare,
+    inTransaction,
+  });
 }
 
 /** The channel migration 027's trigger notifies on PostgreSQL; the payload is the schema whose rows changed. */
 export const GRADES_CHANGED_CHANNEL = "hcs_grades_changed";
 
 /**
- * PostgreSQL's grade cache: emptied when migration 027's trigger notifies (through the store's change listener, a
- * few milliseconds after the commit, in every server process); nothing is served from memory while the listening
- * connection is down. Saves each turn's lookups a round trip before their settlement.
+ * PostgreSQL's grade cache: emptied when migration 027's trigger notifies; nothing is served from memory while the
+ * listening connection is down. Saves each turn's lookups a round trip before their settlement.
  */
 export function postgresGradeCache(listener: ChangeListener): GradeCache {
-  const rows = new GenerationMap<LatestGradeRow>(MAX_PRACTICES);
-  listener.on(GRADES_CHANGED_CHANNEL, rows);
-  return {
-    get: (npi) => (listener.listening() ? rows.get(npi) : undefined),
-    generation: () => rows.generation(),
-    remember(npi, row, generation) {
-      if (listener.listening()) rows.remember(npi, row, generation);
-    },
-    // The lookups read through the pool, outside any transaction.
-    readsCommitted: () => true,
-  };
+  return postgresRowCache({ maxRows: MAX_PRACTICES, listener, channel: GRADES_CHANGED_CHANNEL });
 }

@@ -1,6 +1,7 @@
 import type { Plan, Tier } from "@hcs/protocol";
 import type SQLite from "better-sqlite3";
 import type { ChangeListener } from "./pg-change-listener.js";
+import { postgresRowCache, type RowCache, sqliteRowCache } from "./row-cache.js";
 
 /** What authenticating a key needs from its row and its account's, as the store last gave it. */
 export interface CachedKey {
@@ -27,19 +28,8 @@ export interface CachedKey {
  *   established (starting, lost, reconnecting) nothing is served from the cache.
  * Unknown key ids are never cached: a guess is looked up (and rate-limited) every time.
  */
-export interface KeyCache {
-  /** The cached row of a key id, or undefined (look it up, then `remember` it with the generation taken before). */
-  get(keyId: string): CachedKey | undefined;
-  /** Changes seen so far: taken before a store read, so a row read across a change is not remembered. */
-  generation(): number;
-  remember(keyId: string, row: CachedKey, generationBeforeRead: number): void;
-  /** Whether a read made now sees committed rows only (as GradeCache.readsCommitted: SQLite beside an open transaction). */
-  readsCommitted(): boolean;
-  /**
-   * This process changed what authentication reads (it revoked a key): forget now, without waiting for the
-   * notification (PostgreSQL) — the change holds for this process's very next request.
-   */
-  forgetAll(): void;
+export interface KeyCache extends RowCache<CachedKey> {
+  /** Stops listening (PostgreSQL's change listener, which the grade cache shares: closed with the store). */
   close(): Promise<void>;
 }
 
@@ -47,88 +37,18 @@ export interface KeyCache {
 const MAX_KEYS = 20_000;
 
 /**
- * Rows kept in memory until something changes: what the key cache and the grade cache (grade-cache.ts) both keep;
- * what differs is how a change reaches them. A row read across a change is not remembered (`generationBeforeRead`).
- */
-export class GenerationMap<V> {
-  private readonly rows = new Map<string, V>();
-  private changes = 0;
-
-  constructor(private readonly maxRows: number) {}
-
-  get(key: string): V | undefined {
-    return this.rows.get(key);
-  }
-
-  generation(): number {
-    return this.changes;
-  }
-
-  remember(key: string, row: V, generationBeforeRead: number): void {
-    if (generationBeforeRead !== this.changes) return;
-    if (this.rows.size >= this.maxRows) this.rows.delete(this.rows.keys().next().value as string);
-    this.rows.set(key, row);
-  }
-
-  /** Something changed: forget everything (changes are rare; precise invalidation is not worth its bookkeeping). */
-  changed(): void {
-    this.changes++;
-    this.rows.clear();
-  }
-}
-
-/**
- * SQLite: the epoch a trigger-bumped counter holds, read by the first lookup of each event-loop turn (a single-row
- * read by primary key, synchronous); a changed epoch empties `rows` before the lookup. Returns false while there is
- * no counter (before its migration): nothing is then served from memory.
- */
-export function epochCheckPerTurn(readEpoch: () => number | bigint | null, rows: { changed(): void }): () => boolean {
-  let seen: number | bigint | null = null;
-  let checkedThisTurn = false;
-  const nextTurn = () => {
-    checkedThisTurn = false;
-  };
-  return () => {
-    if (checkedThisTurn) return seen !== null;
-    checkedThisTurn = true;
-    setImmediate(nextTurn);
-    const epoch = readEpoch();
-    if (epoch === null || epoch !== seen) {
-      rows.changed();
-      seen = epoch;
-    }
-    return epoch !== null;
-  };
-}
-
-const EPOCH_SQL = "select epoch from auth_epoch where id = 1";
-
-/**
  * SQLite: one connection serves the process, and other processes (the operator CLI) write to the same file, so the
- * counter is read before the lookups of each event-loop turn: a single-row read by primary key, synchronous. The
- * lookups of one turn are answered as of its start — as if their requests had come a moment earlier — and a change
- * this process makes itself is applied at once (`forgetAll`).
+ * counter is read before the lookups of each event-loop turn. A change this process makes itself (a revocation) is
+ * applied at once (`forgetAll`).
  */
 export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement, inTransaction: () => boolean): KeyCache {
-  const keys = new GenerationMap<CachedKey>(MAX_KEYS);
-  // Before migration 021 there is no counter: nothing is served from the cache.
-  const check = epochCheckPerTurn(
-    () => (prepare(EPOCH_SQL).get() as { epoch: number | bigint } | undefined)?.epoch ?? null,
-    keys,
-  );
-  let counted = false;
   return {
-    get(keyId) {
-      counted = check();
-      if (!counted) return undefined;
-      return keys.get(keyId);
-    },
-    generation: () => keys.generation(),
-    remember: (keyId, row, generation) => {
-      if (counted) keys.remember(keyId, row, generation);
-    },
-    forgetAll: () => keys.changed(),
-    readsCommitted: () => !inTransaction(),
+    ...sqliteRowCache<CachedKey>({
+      maxRows: MAX_KEYS,
+      epochSql: "select epoch from auth_epoch where id = 1",
+      prepare,
+      inTransaction,
+    }),
     close: async () => {},
   };
 }
@@ -136,21 +56,10 @@ export function sqliteKeyCache(prepare: (sql: string) => SQLite.Statement, inTra
 /** The channel migration 021's trigger notifies on PostgreSQL; the payload is the schema whose rows changed. */
 export const AUTH_CHANGED_CHANNEL = "hcs_auth_changed";
 
-/**
- * PostgreSQL: the store's change listener (pg-change-listener.ts) empties the cache when migration 021's trigger
- * notifies. The cache serves rows only while that connection is up and listening.
- */
+/** PostgreSQL: emptied when migration 021's trigger notifies; nothing served while the listener is down. */
 export function postgresKeyCache(listener: ChangeListener): KeyCache {
-  const keys = new GenerationMap<CachedKey>(MAX_KEYS);
-  listener.on(AUTH_CHANGED_CHANNEL, keys);
   return {
-    get: (keyId) => (listener.listening() ? keys.get(keyId) : undefined),
-    generation: () => keys.generation(),
-    remember: (keyId, row, generation) => {
-      if (listener.listening()) keys.remember(keyId, row, generation);
-    },
-    forgetAll: () => keys.changed(),
-    readsCommitted: () => true,
+    ...postgresRowCache<CachedKey>({ maxRows: MAX_KEYS, listener, channel: AUTH_CHANGED_CHANNEL }),
     close: () => listener.close(),
   };
 }
