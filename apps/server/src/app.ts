@@ -1,9 +1,10 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Router from "@koa/router";
 import Koa from "koa";
 import { a2aMethods } from "./a2a/methods.js";
 import type { AppDeps } from "./app-deps.js";
 import { errorMapper } from "./http/errors.js";
-import { type HotRoute, hotRoutes } from "./http/hot-routes.js";
+import { type HotRoute, hotRequests } from "./http/hot-routes.js";
 import { observeRequests } from "./http/metrics.js";
 import { requestContext } from "./http/request-context.js";
 import { requestGuard, restHandler } from "./http/rest-binding.js";
@@ -18,16 +19,19 @@ import { methodTable } from "./rpc/methods.js";
 /** Operation routes dispatched ahead of the router (with the JSON-RPC endpoint): the metered grade lookup. */
 const HOT_REST_PATHS = new Set(["/v1/a2a/grade/:npi"]);
 
+/** The server's request listener (tests start it over real HTTPS on port 0). */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
- * Builds the Koa app without listening (tests start it over real HTTPS on port 0). Three things run for every
- * request — its context (id, client address), metrics and the request log, the error mapper — and then the route's
- * own handler, composed once here from its declaration: an operation's REST twin reads the key its group uses and
- * invokes the operation (authorize, count, validate, run, settle: see operations/invoke.ts); a public document is
- * served as is. The routes every agent call takes (the REST grade lookup, the JSON-RPC endpoint) are found by a map
- * lookup ahead of the router (http/hot-routes.ts), with the same handlers. A path no route serves gets 404 or 405,
- * counted and with rate-limit headers under /v1.
+ * Builds the request listener without listening. Three things run for every request — its context (id, client
+ * address), metrics and the request log, the error mapper — and then the route's own handler, composed once here
+ * from its declaration: an operation's REST twin reads the key its group uses and invokes the operation (authorize,
+ * count, validate, run, settle: see operations/invoke.ts); a public document is served as is. The routes every agent
+ * call takes (the REST grade lookup, the JSON-RPC endpoint) are found by a map lookup ahead of Koa's chain and the
+ * router (http/hot-routes.ts), with the same handlers and the same three steps; everything else goes through Koa. A
+ * path no route serves gets 404 or 405, counted and with rate-limit headers under /v1.
  */
-export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<HcsState> {
+export function createRequestListener(deps: AppDeps, catalogue: Catalogue = CATALOGUE): RequestListener {
   // Koa's own proxy handling believes the leftmost X-Forwarded-For entry (client-chosen); the request context
   // resolves the address from trusted hops only.
   const app = new Koa<HcsState>({ proxy: false });
@@ -65,14 +69,16 @@ export function createApp(deps: AppDeps, catalogue: Catalogue = CATALOGUE): Koa<
   router.all("/mcp", (ctx) => mcp(ctx as unknown as HcsContext));
   // The customer portal (docs/portal.md): its own pages, headers and errors under /portal, loaded on first use.
   app.use(lazyPortalMiddleware(deps));
-  // The routes every agent call takes, dispatched without the router (same answers: see hot-routes.ts).
-  app.use(
-    hotRoutes(
-      hot,
-      router.stack.map((layer) => (typeof layer.path === "string" ? layer.path : "(expression)")),
-    ),
-  );
   app.use(router.routes());
   app.use(unmatchedRequests(deps, router));
-  return app;
+  // The routes every agent call takes, served ahead of Koa's chain and the router (same answers: see hot-routes.ts).
+  const takeHot = hotRequests(
+    hot,
+    router.stack.map((layer) => (typeof layer.path === "string" ? layer.path : "(expression)")),
+    { app, trustProxy: deps.config.trustProxy, metrics: deps.metrics, logger: deps.logger },
+  );
+  const koa = app.callback();
+  return (req, res) => {
+    if (!takeHot(req, res)) void koa(req, res);
+  };
 }

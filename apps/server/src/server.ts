@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
 import { externalScanVendorGrades } from "./administrative/vendor-grades.js";
-import { createApp } from "./app.js";
+import { createRequestListener } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
 import { auditLogOrigin, signCheckpoint } from "./audit/checkpoint-schedule.js";
 import { loadLogKey } from "./audit/log-key.js";
@@ -178,7 +178,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   if (regraded > 0)
     logger.info({ practices: regraded, scoring_version: SCORING_VERSION }, "regraded after a scoring change");
 
-  handle = createApp(deps).callback();
+  handle = createRequestListener(deps);
   worker?.start();
   let plain: HttpServer | null = null;
   let httpPort: number | null = null;

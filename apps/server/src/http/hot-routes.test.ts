@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE } from "../routes/catalogue.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
-import { hotRoutes, patternsOverlap } from "./hot-routes.js";
+import { compileHotRoutes, patternsOverlap } from "./hot-routes.js";
 
 const handler = async () => {};
 
@@ -21,11 +21,14 @@ describe("hot routes: what may be dispatched ahead of the router", () => {
 
   it("refuses at start-up a hot route another route could also match, or one it cannot compile", () => {
     expect(() =>
-      hotRoutes([{ method: "get", path: "/v1/a2a/grade/:npi", handler }], ["/v1/a2a/grade/:npi", "/v1/a2a/grade/x"]),
+      compileHotRoutes(
+        [{ method: "get", path: "/v1/a2a/grade/:npi", handler }],
+        ["/v1/a2a/grade/:npi", "/v1/a2a/grade/x"],
+      ),
     ).toThrow(/overlaps \/v1\/a2a\/grade\/x/);
-    expect(() => hotRoutes([{ method: "get", path: "/v1/:group/grade", handler }], [])).toThrow(/only static/);
+    expect(() => compileHotRoutes([{ method: "get", path: "/v1/:group/grade", handler }], [])).toThrow(/only static/);
     expect(() =>
-      hotRoutes([{ method: "get", path: "/v1/a2a/grade/:npi", handler }], ["/v1/a2a/grade/:npi", "/mcp"]),
+      compileHotRoutes([{ method: "get", path: "/v1/a2a/grade/:npi", handler }], ["/v1/a2a/grade/:npi", "/mcp"]),
     ).not.toThrow();
   });
 
@@ -79,6 +82,23 @@ describe("GET /v1/a2a/grade/{npi}: the hot route answers as the router does", ()
     expect(bad.json.error.code).toBe("invalid_npi");
     const missing = await t.request(`/v1/a2a/grade/${NPI}`);
     expect(missing.status).toBe(401);
+  });
+
+  it("served ahead of Koa's chain, a lookup is logged and a refusal counted as through the chain", async () => {
+    const ok = await get(`/v1/a2a/grade/${NPI}`);
+    const line = t.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === "request" && l.request_id === ok.headers["x-request-id"]);
+    expect(line).toMatchObject({ method: "GET", path: `/v1/a2a/grade/${NPI}`, status: 200 });
+    expect(typeof line?.key_id).toBe("string");
+    expect(typeof line?.ms).toBe("number");
+    expect(t.logs.join("\n")).not.toContain(key);
+
+    const refused = await t.request(`/v1/a2a/grade/${NPI}`);
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.request_id).toBe(refused.headers["x-request-id"]);
+    const metrics = await t.request("/metrics");
+    expect(metrics.text).toMatch(/hcs_anonymous_refusals_total\{code="missing_credentials"\} [1-9]/);
   });
 
   it("the metrics name the route's pattern, never the raw path", async () => {

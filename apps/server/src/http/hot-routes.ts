@@ -1,4 +1,12 @@
-import type { HcsContext, HcsMiddleware } from "./state.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type Koa from "koa";
+import type { Logger } from "pino";
+import type { TrustProxy } from "./client-address.js";
+import { answerError } from "./errors.js";
+import { type Metrics, recordRequest } from "./metrics.js";
+import { beginRequest } from "./request-context.js";
+import { respond } from "./respond.js";
+import type { HcsContext, HcsState } from "./state.js";
 
 /** A route dispatched ahead of the router: a path of static segments, the last one optionally a `:parameter`. */
 export interface HotRoute {
@@ -33,18 +41,77 @@ export function patternsOverlap(a: string, b: string): boolean {
   return sa.every((s, i) => s === sb[i] || isParam(s) || isParam(sb[i]!));
 }
 
+/** What a request served ahead of Koa's chain needs besides its route: the three steps every request goes through. */
+export interface HotPipeline {
+  /** The Koa app whose context the handlers get (its getters and setters, as for every other request). */
+  readonly app: Koa<HcsState>;
+  readonly trustProxy: TrustProxy;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+}
+
 /**
- * The routes every agent call takes — the REST grade lookup, the JSON-RPC endpoint — dispatched without the
- * router: @koa/router tests each request against every route's expression (56 here), reads the Host header, and
- * builds a middleware chain and a composed function per request, ~6 % of the serving thread's time per lookup
- * (docs/performance.md "Issue 14, stop 29"). Only the plain form of a path is taken here — its parameter neither
- * empty, nor percent-encoded, nor followed by a slash; everything else (a trailing slash, an encoded parameter, any
- * other method) goes on to the router, which answers it as it always has. Refuses at start-up a hot route that
- * another route could also match (`others`: every route's pattern), so the router would never have chosen
+ * The routes every agent call takes — the REST grade lookup, the JSON-RPC endpoint — served ahead of Koa's request
+ * handler and of the router (docs/performance.md "Issue 14, stop 30"). Koa's chain for every other request
+ * (request context, metrics and log, error mapper, portal, router) costs a promise and a closure per middleware,
+ * and its request handler attaches response-finished listeners to every response (on-finished: 5.5 % of the bytes
+ * the server allocated per lookup); @koa/router tests each request against every route's expression. Here the
+ * same three steps run as one function around the handler: `beginRequest`, the handler with `answerError` for what
+ * it throws, `recordRequest`, then Koa's own `respond` (respond.ts) — the answers, headers, metrics and log lines are
+ * those of the chain. Only the plain form of a path is taken — no query string, its parameter neither empty, nor
+ * percent-encoded, nor followed by a slash; everything else (a trailing slash, an encoded parameter, a query, any
+ * other method) goes to Koa and the router, which answer it as they always have. Refuses at start-up a hot route
+ * that another route could also match (`others`: every route's pattern), so the router would never have chosen
  * differently. Sets what the router sets that the rest of the pipeline reads: the parameters, and the matched
  * pattern the metrics are labelled with.
+ *
+ * Returns the request listener's first step: true when it took the request.
  */
-export function hotRoutes(routes: readonly HotRoute[], others: readonly string[]): HcsMiddleware {
+export function hotRequests(
+  routes: readonly HotRoute[],
+  others: readonly string[],
+  pipeline: HotPipeline,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const match = compileHotRoutes(routes, others);
+  const { app, trustProxy, metrics, logger } = pipeline;
+  // Koa's context reports what escapes to the app's 'error' listeners; app.callback() adds Koa's default one when
+  // there is none, and so does this (an 'error' event without a listener would throw).
+  if (app.listenerCount("error") === 0) app.on("error", (err: Error) => app.onerror(err));
+  const serve = async (ctx: HcsContext, route: Compiled) => {
+    const started = process.hrtime.bigint();
+    beginRequest(ctx, trustProxy);
+    try {
+      await route.handler(ctx);
+    } catch (err) {
+      answerError(ctx, err, logger);
+    }
+    recordRequest(metrics, logger, ctx, started);
+    respond(ctx);
+  };
+  return (req, res) => {
+    const url = req.url ?? "";
+    const found = match(req.method ?? "", url);
+    if (!found) return false;
+    const ctx = app.createContext(req, res) as HcsContext;
+    // As Koa's request handler starts every response.
+    res.statusCode = 404;
+    const c = ctx as unknown as { params: Record<string, string>; _matchedRoute: string };
+    c.params = found.route.param === null ? {} : { [found.route.param]: found.value! };
+    c._matchedRoute = found.route.path;
+    // What escapes the error mapper (a failure while answering) goes where Koa sends it: its default error answer.
+    serve(ctx, found.route).catch((err: unknown) => ctx.onerror(err as Error));
+    return true;
+  };
+}
+
+/**
+ * The route a request's method and URL take, if any (see hotRequests): a map lookup on the path, or on the path up
+ * to its last slash for a route ending in a parameter.
+ */
+export function compileHotRoutes(
+  routes: readonly HotRoute[],
+  others: readonly string[],
+): (method: string, url: string) => { route: Compiled; value: string | null } | null {
   const exact = new Map<string, Compiled>();
   const byPrefix = new Map<string, Compiled>();
   for (const route of routes) {
@@ -63,20 +130,17 @@ export function hotRoutes(routes: readonly HotRoute[], others: readonly string[]
     if (compiled.param === null) exact.set(route.path, compiled);
     else byPrefix.set(route.path.slice(0, route.path.length - last.length), compiled);
   }
-  return (ctx, next) => {
-    const path = ctx.path;
-    let route = exact.get(path);
+  return (method, url) => {
+    // Origin-form paths only: a query string, or an absolute-form or asterisk-form target, goes to the router.
+    if (url.charCodeAt(0) !== 47 /* "/" */ || url.includes("?")) return null;
+    let route = exact.get(url);
     let value: string | null = null;
     if (!route) {
-      const slash = path.lastIndexOf("/");
-      route = byPrefix.get(path.slice(0, slash + 1));
-      value = path.slice(slash + 1);
+      const slash = url.lastIndexOf("/");
+      route = byPrefix.get(url.slice(0, slash + 1));
+      value = url.slice(slash + 1);
       if (route && (value === "" || value.includes("%"))) route = undefined;
     }
-    if (!route?.methods.has(ctx.method)) return next();
-    const c = ctx as unknown as { params: Record<string, string>; _matchedRoute: string };
-    c.params = route.param === null ? {} : { [route.param]: value! };
-    c._matchedRoute = route.path;
-    return route.handler(ctx);
+    return route?.methods.has(method) ? { route, value } : null;
   };
 }

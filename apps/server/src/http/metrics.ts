@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { HcsMiddleware } from "./state.js";
+import type { HcsContext, HcsMiddleware } from "./state.js";
 
 export interface Metrics {
   readonly registry: Registry;
@@ -69,33 +69,42 @@ export function registerStoreGauges(
 export function observeRequests(metrics: Metrics, logger: Logger): HcsMiddleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    const end = metrics.duration.startTimer();
     try {
       await next();
     } finally {
-      const matched = (ctx as unknown as { _matchedRoute?: string | RegExp })._matchedRoute;
-      const route = typeof matched === "string" ? matched : "(unmatched)";
-      end({ method: ctx.method, route });
-      metrics.requests.inc({ method: ctx.method, route, status: String(ctx.status) });
-      const caller = ctx.state.caller;
-      if (caller === null && ctx.status >= 400) {
-        const code = (ctx.body as { error?: { code?: unknown } } | null)?.error?.code;
-        metrics.anonymousRefusals.inc({ code: typeof code === "string" ? code : String(ctx.status) });
-      }
-      // The line's object is built only when it will be written (servers under load log at warn).
-      if (logger.isLevelEnabled("info")) {
-        logger.info(
-          {
-            request_id: ctx.state.requestId,
-            method: ctx.method,
-            path: ctx.path,
-            status: ctx.status,
-            ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-            key_id: caller?.keyId,
-          },
-          "request",
-        );
-      }
+      recordRequest(metrics, logger, ctx, started);
     }
   };
+}
+
+/**
+ * observeRequests' record of a request once the pipeline is done with it (also used where requests skip Koa's
+ * chain): its duration and count by route pattern, an anonymous refusal's code, the request log line.
+ * `started`: process.hrtime.bigint() when the request arrived.
+ */
+export function recordRequest(metrics: Metrics, logger: Logger, ctx: HcsContext, started: bigint): void {
+  const elapsedNs = Number(process.hrtime.bigint() - started);
+  const matched = (ctx as unknown as { _matchedRoute?: string | RegExp })._matchedRoute;
+  const route = typeof matched === "string" ? matched : "(unmatched)";
+  metrics.duration.observe({ method: ctx.method, route }, elapsedNs / 1e9);
+  metrics.requests.inc({ method: ctx.method, route, status: String(ctx.status) });
+  const caller = ctx.state.caller;
+  if (caller === null && ctx.status >= 400) {
+    const code = (ctx.body as { error?: { code?: unknown } } | null)?.error?.code;
+    metrics.anonymousRefusals.inc({ code: typeof code === "string" ? code : String(ctx.status) });
+  }
+  // The line's object is built only when it will be written (servers under load log at warn).
+  if (logger.isLevelEnabled("info")) {
+    logger.info(
+      {
+        request_id: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(elapsedNs / 1e5) / 10,
+        key_id: caller?.keyId,
+      },
+      "request",
+    );
+  }
 }

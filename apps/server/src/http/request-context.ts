@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setHeader } from "./answer.js";
 import { type ClientAddress, clientAddressOf, type TrustProxy } from "./client-address.js";
-import type { HcsMiddleware } from "./state.js";
+import type { HcsContext, HcsMiddleware } from "./state.js";
 
 /**
  * First in the pipeline: gives every request its id (X-Request-Id on the response, shared by error bodies, logs
@@ -11,13 +11,18 @@ import type { HcsMiddleware } from "./state.js";
  */
 export function requestContext(trust: TrustProxy, generateId: () => string = randomUUID): HcsMiddleware {
   return async (ctx, next) => {
-    const client: ClientAddress = clientAddressOf(ctx.req.socket.remoteAddress, ctx.get("X-Forwarded-For"), trust);
-    ctx.state.requestId = generateId();
-    ctx.state.clientIp = client.ip;
-    ctx.state.trustedHops = client.trustedHops;
-    ctx.state.caller = null;
-    ctx.state.rawBody = null;
-    setHeader(ctx, "X-Request-Id", ctx.state.requestId);
+    beginRequest(ctx, trust, generateId);
     await next();
   };
+}
+
+/** What requestContext does before the rest of the pipeline, for a request served without Koa's middleware chain. */
+export function beginRequest(ctx: HcsContext, trust: TrustProxy, generateId: () => string = randomUUID): void {
+  const client: ClientAddress = clientAddressOf(ctx.req.socket.remoteAddress, ctx.get("X-Forwarded-For"), trust);
+  ctx.state.requestId = generateId();
+  ctx.state.clientIp = client.ip;
+  ctx.state.trustedHops = client.trustedHops;
+  ctx.state.caller = null;
+  ctx.state.rawBody = null;
+  setHeader(ctx, "X-Request-Id", ctx.state.requestId);
 }
