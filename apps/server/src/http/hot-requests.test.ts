@@ -1,9 +1,10 @@
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable, Writable } from "node:stream";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../errors.js";
+import { httpRequestTo } from "../lab/https-client.js";
 import { createLogger } from "../logger.js";
 import { TRUST_NONE } from "./client-address.js";
 import { type HotRoute, hotRequests } from "./hot-routes.js";
@@ -75,19 +76,7 @@ describe("hot requests: served ahead of Koa's chain", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const call = (path: string, method = "GET") =>
-    new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
-      const req = request(`${base}${path}`, { method }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => {
-          text += d;
-        });
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      });
-      req.on("error", reject);
-      req.end();
-    });
+  const call = (path: string, method = "GET") => httpRequestTo(`${base}${path}`, { method });
 
   it("an unexpected error is a 500 `internal` naming the request id only; the cause goes to the log", async () => {
     const res = await call("/hot/throws/1");

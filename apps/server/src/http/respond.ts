@@ -17,7 +17,7 @@ export function respond(ctx: HcsContext): void {
     res.end();
     return;
   }
-  let body: unknown = ctx.body;
+  const body: unknown = ctx.body;
   const code = ctx.status;
   if (EMPTY_STATUSES.has(code)) {
     ctx.body = null;
@@ -54,7 +54,7 @@ export function respond(ctx: HcsContext): void {
   }
   if (typeof (body as { pipe?: unknown }).pipe === "function" || body instanceof Blob || body instanceof ReadableStream)
     throw new Error("a hot route answered with a stream; only a string, Buffer or JSON value can be sent here");
-  body = JSON.stringify(body);
-  if (!res.headersSent) ctx.length = Buffer.byteLength(body as string);
-  res.end(body);
+  const json = JSON.stringify(body);
+  if (!res.headersSent) ctx.length = Buffer.byteLength(json);
+  res.end(json);
 }
