@@ -5,12 +5,13 @@
 // evaluated on every call; the lookups go round the 50 practices of the store, and a batch asks for all 50 (distinct
 // NPIs: nothing is answered twice from one read).
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { withNpiCheckDigit } from "@hcs/protocol";
 import autocannon from "autocannon";
 import { PLANNED_BATCH, writePlannedRun } from "../../apps/server/src/audit/sequencer.js";
 import { openSqlitePlanner } from "../../apps/server/src/audit/sqlite-planner.js";
+import { useSettlementThread } from "../../apps/server/src/config.js";
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
 import { appendAuditEvents } from "../../apps/server/src/services/audit.js";
@@ -216,6 +217,14 @@ function printTable(results: readonly Result[]) {
 const rpcCall = (id: number, npi: string) => ({ jsonrpc: "2.0", id, method: "hipaa.grade", params: { npi } });
 const npiOf = (n: number) => NPIS[n % NPIS.length]!;
 
+/** HCS_SETTLEMENT_THREAD as the full rows' server gets it from this environment (auto when unset). */
+function settlementSetting(): "0" | "1" | "auto" {
+  const v = process.env.HCS_SETTLEMENT_THREAD;
+  if (v === undefined || v === "" || v === "auto") return "auto";
+  if (v === "0" || v === "1") return v;
+  throw new Error("HCS_SETTLEMENT_THREAD must be 0, 1 or auto for the bench");
+}
+
 let auditShare: { cpuPerLookupUs: number; servingPerLookupUs: number } | null = null;
 
 /**
@@ -284,9 +293,10 @@ async function printAuditShare(
     planner.close();
     const append = median(withAudit) - median(without);
     const pct = (us: number, of: number) => `${((us / of) * 100).toFixed(1)} %`;
-    // The server's writer thread appends (it writes the settlements); the serving thread writes the planned leaves.
+    // The append runs where the settlements are written (the writer thread, or the serving thread without one); the
+    // serving thread writes the planned leaves.
     console.log(
-      `audit log per lookup: append ${append.toFixed(1)} µs CPU on the writer thread = ${pct(append, cpuPerLookupUs)} of the server's ` +
+      `audit log per lookup: append ${append.toFixed(1)} µs CPU with the settlements = ${pct(append, cpuPerLookupUs)} of the server's ` +
         `${cpuPerLookupUs.toFixed(0)} µs per REST lookup; writing its leaf ${sequencing.write.toFixed(1)} µs on the serving thread = ` +
         `${pct(sequencing.write, servingPerLookupUs)} of its ${servingPerLookupUs.toFixed(0)} µs (target < 5 %); ` +
         `planner thread: hashing and tree ${sequencing.plan.toFixed(1)} µs`,
@@ -351,10 +361,12 @@ async function main() {
       ? (await prepareStore(openStore({ engine: "postgres", url: TEST_PG_URL, schema: pgSchema.schema }), pgDir)).keys
       : null;
 
-    // The same store and server with the settlement writer thread turned off (HCS_SETTLEMENT_THREAD=0), on a copy
-    // of the data: what the writer thread changes, measured in the same run.
-    const noThreadDir = `${dataDir}-serving-thread-writes`;
-    cpSync(dataDir, noThreadDir, { recursive: true });
+    // The full rows' server writes its settlements as a deployment on this machine would (HCS_SETTLEMENT_THREAD's
+    // default, auto: a writer thread from three CPUs on, unless the environment sets it); the same store and server
+    // with the other setting, on a copy of the data, is a row of the same run: what the writer thread changes here.
+    const fullThread = useSettlementThread(settlementSetting(), availableParallelism());
+    const otherDir = `${dataDir}-other-settlements`;
+    cpSync(dataDir, otherDir, { recursive: true });
     const profile = [
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
       // Node options for the server of the full rows only (a V8 flag to compare, e.g. --max-semi-space-size=4);
@@ -368,9 +380,9 @@ async function main() {
       /listening on (https:\/\/\S+)/,
     );
     const ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");
-    const noThread = await spawnNode(
+    const other = await spawnNode(
       [join(root, "apps/server/dist/bin.js"), "serve"],
-      { HCS_DATA_DIR: noThreadDir, HCS_PORT: "0", HCS_LOG_LEVEL: "warn", HCS_SETTLEMENT_THREAD: "0" },
+      { HCS_DATA_DIR: otherDir, HCS_PORT: "0", HCS_LOG_LEVEL: "warn", HCS_SETTLEMENT_THREAD: fullThread ? "0" : "1" },
       /listening on (https:\/\/\S+)/,
     );
     const pgServer = pgSchema
@@ -439,14 +451,14 @@ async function main() {
         console.log(`ratio full/bare throughput: ${(fullRow!.rps / bareRow!.rps).toFixed(2)}`);
         return;
       }
-      const [baseline, pipeline, servingWrites, rpc, pgPipeline] = (await measure([
+      const [baseline, pipeline, otherSettlements, rpc, pgPipeline] = (await measure([
         { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
         { name: "full pipeline (SQLite)", ...server, request: get },
         {
-          name: "  no writer thread",
-          url: noThread.match[1]!,
-          ca: readFileSync(join(noThreadDir, "tls", "ca.crt"), "utf8"),
-          pid: noThread.proc.child.pid!,
+          name: fullThread ? "  no writer thread" : "  with writer thread",
+          url: other.match[1]!,
+          ca: readFileSync(join(otherDir, "tls", "ca.crt"), "utf8"),
+          pid: other.proc.child.pid!,
           keys,
           request: get,
         },
@@ -463,14 +475,27 @@ async function main() {
       console.log(
         `\nGET /v1/a2a/grade/{npi}, ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} keys, Node ${process.version}`,
       );
-      printTable([baseline, pipeline, servingWrites, rpc, ...(pgPipeline ? [pgPipeline] : []), rpcBesideBatch, batch]);
+      printTable([
+        baseline,
+        pipeline,
+        otherSettlements,
+        rpc,
+        ...(pgPipeline ? [pgPipeline] : []),
+        rpcBesideBatch,
+        batch,
+      ]);
       console.log(
         `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.60); full p99 ${pipeline.p99} ms (target < 15); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 150)`,
       );
+      // The writer thread's effect, whichever of the two servers runs it.
+      const [withThread, without] = fullThread ? [pipeline, otherSettlements] : [otherSettlements, pipeline];
       console.log(
-        `writer thread: ${(pipeline.rps / servingWrites.rps).toFixed(2)}x the lookups/s of the same server writing on its serving thread ` +
-          `(${(servingWrites.rps / baseline.rps).toFixed(2)} of bare); serving thread ${perRequest(pipeline.servingCpu, pipeline)} against ` +
-          `${perRequest(servingWrites.servingCpu, servingWrites)} µs CPU per lookup`,
+        `settlements: the full rows' server writes them ${fullThread ? "in a writer thread" : "on its serving thread"} ` +
+          `(HCS_SETTLEMENT_THREAD=${settlementSetting()}, ${availableParallelism()} CPUs); ` +
+          `writer thread: ${(withThread.rps / without.rps).toFixed(2)}x the lookups/s of the same server writing on its serving thread ` +
+          `(${(otherSettlements.rps / baseline.rps).toFixed(2)} of bare for the other setting); serving thread ${perRequest(withThread.servingCpu, withThread)} against ` +
+          `${perRequest(without.servingCpu, without)} µs CPU per lookup, whole server ${perRequest(withThread.serverCpu, withThread)} against ` +
+          `${perRequest(without.serverCpu, without)}`,
       );
       if (pgPipeline) {
         console.log(
@@ -495,7 +520,7 @@ async function main() {
         servingPerLookupUs: (pipeline.servingCpu / pipeline.rps) * 1e6,
       };
     } finally {
-      await Promise.all([full.proc.stop(), noThread.proc.stop(), bare.proc.stop(), pgServer?.proc.stop()]);
+      await Promise.all([full.proc.stop(), other.proc.stop(), bare.proc.stop(), pgServer?.proc.stop()]);
       // What the full rows' server printed (with BENCH_SERVER_NODE_ARGS=--trace-gc, its collections), for diagnosis.
       if (process.env.BENCH_SERVER_OUTPUT) writeFileSync(process.env.BENCH_SERVER_OUTPUT, full.proc.output());
     }
@@ -512,7 +537,7 @@ async function main() {
     if (auditShare) await printAuditShare(dataDir, auditShare);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}-serving-thread-writes`, { recursive: true, force: true });
+    rmSync(`${dataDir}-other-settlements`, { recursive: true, force: true });
     rmSync(pgDir, { recursive: true, force: true });
     await pgSchema?.drop();
   }

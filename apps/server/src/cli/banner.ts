@@ -9,7 +9,7 @@ export function startBanner(server: RunningServer, config: Config): string[] {
     server.tls.source === "self-managed" ? join(config.dataDir, "tls", "ca.crt") : (config.tls?.certFile ?? "");
   const publicUrl = server.deps.config.publicUrl;
   const lines = [
-    `HCS server ${server.deps.version} listening on ${server.url} (store: ${server.deps.store.description})`,
+    `HCS server ${server.deps.version} listening on ${server.url} (store: ${server.deps.store.description}${settlementsOf(server)})`,
     ...(server.httpPort !== null
       ? [`Plain HTTP on port ${server.httpPort} answers every request 403 https_required`]
       : []),
@@ -42,4 +42,10 @@ export function startBanner(server: RunningServer, config: Config): string[] {
     );
   }
   return lines;
+}
+
+/** Where the embedded store's settlements are written (HCS_SETTLEMENT_THREAD, auto by the CPUs: config.ts). */
+function settlementsOf(server: RunningServer): string {
+  if (server.deps.store.engine !== "sqlite") return "";
+  return server.deps.settlementThread ? "; settlements: writer thread" : "; settlements: serving thread";
 }

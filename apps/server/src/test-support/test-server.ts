@@ -47,7 +47,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-test-"));
   cpSync(join(tlsTemplateDir(), "tls"), join(dataDir, "tls"), { recursive: true });
   let dropSchema: (() => Promise<void>) | null = null;
-  const env: Record<string, string> = { HCS_DATA_DIR: dataDir, HCS_PORT: "0", HCS_LOG_LEVEL: "info", ...options.env };
+  const env: Record<string, string> = {
+    HCS_DATA_DIR: dataDir,
+    HCS_PORT: "0",
+    HCS_LOG_LEVEL: "info",
+    // The same settlement path on every machine (its default depends on the CPUs: config.ts useSettlementThread);
+    // tests of the serving thread's own path set "0".
+    HCS_SETTLEMENT_THREAD: "1",
+    ...options.env,
+  };
   if (options.engine === "postgres") {
     const { schema, drop } = await createTestSchema();
     dropSchema = drop;

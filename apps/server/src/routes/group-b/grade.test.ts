@@ -84,32 +84,56 @@ describe("GET /v1/a2a/grade/{npi}", () => {
     expect(res.json.error).toMatchObject({ code: "insufficient_credits", details: { required: 25, balance: 10 } });
     expect(await balance(a.accountId)).toBe(10);
   });
+});
 
-  it("100 concurrent lookups on 500 credits: exactly 20 succeed, 80 get 402, ledger and balance agree", async () => {
-    const a = await accountWithKey(t.server.deps, { credits: 500, tier: "bulk" });
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, () => t.request("/v1/a2a/grade/1245319599", { headers: { "X-API-Key": a.apiKey } })),
-    );
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(80);
-    expect(await balance(a.accountId)).toBe(0);
-    const ledger = await t.server.deps.store.db
-      .selectFrom("credit_ledger")
-      .selectAll()
-      .where("account_id", "=", a.accountId)
-      .execute();
-    expect(ledger.reduce((s, r) => s + r.delta, 0)).toBe(0);
-    expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
-    // Exactly one audit event per request, whether it was charged or refused.
-    const events = await t.server.deps.store.db
-      .selectFrom("audit_events")
-      .select(["status", "request_id"])
-      .where("actor_key_id", "=", a.keyId)
-      .execute();
-    expect(events).toHaveLength(100);
-    expect(new Set(events.map((e) => e.request_id)).size).toBe(100);
-    expect(events.filter((e) => e.status === 200)).toHaveLength(20);
-    expect(events.filter((e) => e.status === 402)).toHaveLength(80);
+describe("100 concurrent lookups on 500 credits: exactly 20 succeed, 80 get 402, ledger and balance agree", () => {
+  it("settlements written by the writer thread (HCS_SETTLEMENT_THREAD=1)", async () => {
+    await hundredLookupsOn500Credits(t);
+  });
+
+  it("settlements written on the serving thread (HCS_SETTLEMENT_THREAD=0, auto on two CPUs)", async () => {
+    const serving = await startTestServer({ env: { HCS_SETTLEMENT_THREAD: "0" } });
+    try {
+      expect(serving.server.deps.settlementThread).toBeUndefined();
+      await hundredLookupsOn500Credits(serving);
+    } finally {
+      await serving.close();
+    }
   });
 });
+
+/** A practice of its own for the concurrent lookups (each server's store gets it once). */
+const CONCURRENT_NPI = "1234567893";
+
+/** The metered lookup's guarantee under concurrency, on one server. */
+async function hundredLookupsOn500Credits(t: TestServer): Promise<void> {
+  const a = await accountWithKey(t.server.deps, { credits: 500, tier: "bulk" });
+  const balance = async () => (await getAccount(t.server.deps, a.accountId)).credits;
+  await gradedPractice(t.server.deps, a.accountId, CONCURRENT_NPI);
+  const responses = await Promise.all(
+    Array.from({ length: 100 }, () =>
+      t.request(`/v1/a2a/grade/${CONCURRENT_NPI}`, { headers: { "X-API-Key": a.apiKey } }),
+    ),
+  );
+  const statuses = responses.map((r) => r.status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+  expect(statuses.filter((s) => s === 402)).toHaveLength(80);
+  expect(await balance()).toBe(0);
+  const ledger = await t.server.deps.store.db
+    .selectFrom("credit_ledger")
+    .selectAll()
+    .where("account_id", "=", a.accountId)
+    .execute();
+  expect(ledger.reduce((s, r) => s + r.delta, 0)).toBe(0);
+  expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
+  // Exactly one audit event per request, whether it was charged or refused.
+  const events = await t.server.deps.store.db
+    .selectFrom("audit_events")
+    .select(["status", "request_id"])
+    .where("actor_key_id", "=", a.keyId)
+    .execute();
+  expect(events).toHaveLength(100);
+  expect(new Set(events.map((e) => e.request_id)).size).toBe(100);
+  expect(events.filter((e) => e.status === 200)).toHaveLength(20);
+  expect(events.filter((e) => e.status === 402)).toHaveLength(80);
+}
