@@ -44,10 +44,12 @@ const KEYS = 2000;
 const BATCH = 50;
 /**
  * BENCH_ROWS=batch runs only the batch phase, BENCH_ROWS=rest only the bare handler and the full REST row, BENCH_ROWS=pg
- * only the bare handler and the PostgreSQL row (a diagnosis: a profile without the other rows').
+ * only the bare handler and the PostgreSQL row, BENCH_ROWS=rpc only the full REST and JSON-RPC rows (a diagnosis: a
+ * profile without the other rows').
  */
 const ROWS = process.env.BENCH_ROWS ?? "all";
-if (!["all", "batch", "rest", "pg"].includes(ROWS)) throw new Error("BENCH_ROWS must be all, batch, rest or pg");
+if (!["all", "batch", "rest", "pg", "rpc"].includes(ROWS))
+  throw new Error("BENCH_ROWS must be all, batch, rest, pg or rpc");
 const NPI = "1234567893";
 /** The store's practices: NPI first, then 49 more with valid check digits. */
 const NPIS = [
@@ -449,6 +451,12 @@ async function main() {
         ]);
         printTable([bareRow!, fullRow!]);
         console.log(`ratio full/bare throughput: ${(fullRow!.rps / bareRow!.rps).toFixed(2)}`);
+        return;
+      }
+      if (ROWS === "rpc") {
+        const [restRow, rpcOnly] = await measure([{ name: "full pipeline (SQLite)", ...server, request: get }, rpcRow]);
+        printTable([restRow!, rpcOnly!]);
+        console.log(`ratio JSON-RPC/REST lookups: ${(rpcOnly!.rps / restRow!.rps).toFixed(2)}`);
         return;
       }
       const [baseline, pipeline, otherSettlements, rpc, pgPipeline] = (await measure([
