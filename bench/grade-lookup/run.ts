@@ -11,7 +11,11 @@ import { withNpiCheckDigit } from "@hcs/protocol";
 import autocannon from "autocannon";
 import { PLANNED_BATCH, writePlannedRun } from "../../apps/server/src/audit/sequencer.js";
 import { openSqlitePlanner } from "../../apps/server/src/audit/sqlite-planner.js";
-import { useSettlementThread } from "../../apps/server/src/config.js";
+import {
+  type SettlementThreadSetting,
+  settlementThreadSetting,
+  useSettlementThread,
+} from "../../apps/server/src/config.js";
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
 import { appendAuditEvents } from "../../apps/server/src/services/audit.js";
@@ -220,11 +224,13 @@ const rpcCall = (id: number, npi: string) => ({ jsonrpc: "2.0", id, method: "hip
 const npiOf = (n: number) => NPIS[n % NPIS.length]!;
 
 /** HCS_SETTLEMENT_THREAD as the full rows' server gets it from this environment (auto when unset). */
-function settlementSetting(): "0" | "1" | "auto" {
+function settlementSetting(): SettlementThreadSetting {
   const v = process.env.HCS_SETTLEMENT_THREAD;
-  if (v === undefined || v === "" || v === "auto") return "auto";
-  if (v === "0" || v === "1") return v;
-  throw new Error("HCS_SETTLEMENT_THREAD must be 0, 1 or auto for the bench");
+  if (v === undefined || v === "") return "auto";
+  const parsed = settlementThreadSetting.safeParse(v);
+  if (!parsed.success)
+    throw new Error(`HCS_SETTLEMENT_THREAD must be one of ${settlementThreadSetting.options.join(", ")}`);
+  return parsed.data;
 }
 
 let auditShare: { cpuPerLookupUs: number; servingPerLookupUs: number } | null = null;

@@ -12,6 +12,10 @@ const bool = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** HCS_SETTLEMENT_THREAD: on, off, or decided by the CPUs (see useSettlementThread). */
+export const settlementThreadSetting = z.enum(["0", "1", "true", "false", "yes", "no", "auto"]);
+export type SettlementThreadSetting = z.infer<typeof settlementThreadSetting>;
+
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[A-Za-z0-9.-]+):[0-9]{1,5}$/, "host:port");
 
 /**
@@ -41,7 +45,7 @@ const EnvSchema = z.object({
     .optional(),
   HCS_TRUST_PROXY: z.string().default("0"),
   HCS_ALLOW_PRIVATE_TARGETS: bool.default(false),
-  HCS_SETTLEMENT_THREAD: z.enum(["0", "1", "true", "false", "yes", "no", "auto"]).default("auto"),
+  HCS_SETTLEMENT_THREAD: settlementThreadSetting.default("auto"),
   HCS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HCS_DNS_SERVERS: z
     .string()
@@ -205,10 +209,7 @@ function splitHostPort(s: string): { host: string; port: number } {
  * thread as without it, 15 % more CPU per lookup in all and ~15-20 MiB more memory (docs/performance.md, "Issue 14,
  * stop 31"). With a third core the serving thread is what bounds throughput, and the thread takes work off it.
  */
-export function useSettlementThread(
-  setting: "0" | "1" | "true" | "false" | "yes" | "no" | "auto",
-  cpus: number,
-): boolean {
+export function useSettlementThread(setting: SettlementThreadSetting, cpus: number): boolean {
   if (setting === "auto") return cpus >= SETTLEMENT_THREAD_MIN_CPUS;
   return setting === "1" || setting === "true" || setting === "yes";
 }
