@@ -11,11 +11,7 @@ import { withNpiCheckDigit } from "@hcs/protocol";
 import autocannon from "autocannon";
 import { PLANNED_BATCH, writePlannedRun } from "../../apps/server/src/audit/sequencer.js";
 import { openSqlitePlanner } from "../../apps/server/src/audit/sqlite-planner.js";
-import {
-  type SettlementThreadSetting,
-  settlementThreadSetting,
-  useSettlementThread,
-} from "../../apps/server/src/config.js";
+import { loadConfig } from "../../apps/server/src/config.js";
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
 import { appendAuditEvents } from "../../apps/server/src/services/audit.js";
@@ -223,15 +219,8 @@ function printTable(results: readonly Result[]) {
 const rpcCall = (id: number, npi: string) => ({ jsonrpc: "2.0", id, method: "hipaa.grade", params: { npi } });
 const npiOf = (n: number) => NPIS[n % NPIS.length]!;
 
-/** HCS_SETTLEMENT_THREAD as the full rows' server gets it from this environment (auto when unset). */
-function settlementSetting(): SettlementThreadSetting {
-  const v = process.env.HCS_SETTLEMENT_THREAD;
-  if (v === undefined || v === "") return "auto";
-  const parsed = settlementThreadSetting.safeParse(v);
-  if (!parsed.success)
-    throw new Error(`HCS_SETTLEMENT_THREAD must be one of ${settlementThreadSetting.options.join(", ")}`);
-  return parsed.data;
-}
+/** HCS_SETTLEMENT_THREAD as the full rows' server gets it from this environment. */
+const SETTLEMENT_SETTING = process.env.HCS_SETTLEMENT_THREAD || "auto";
 
 let auditShare: { cpuPerLookupUs: number; servingPerLookupUs: number } | null = null;
 
@@ -372,7 +361,8 @@ async function main() {
     // The full rows' server writes its settlements as a deployment on this machine would (HCS_SETTLEMENT_THREAD's
     // default, auto: a writer thread from three CPUs on, unless the environment sets it); the same store and server
     // with the other setting, on a copy of the data, is a row of the same run: what the writer thread changes here.
-    const fullThread = useSettlementThread(settlementSetting(), availableParallelism());
+    // (The server's own reading of the setting: an invalid value fails here as it would fail the server.)
+    const fullThread = loadConfig({ HCS_SETTLEMENT_THREAD: SETTLEMENT_SETTING }, root).settlementThread;
     const otherDir = `${dataDir}-other-settlements`;
     cpSync(dataDir, otherDir, { recursive: true });
     const profile = [
@@ -505,7 +495,7 @@ async function main() {
       const [withThread, without] = fullThread ? [pipeline, otherSettlements] : [otherSettlements, pipeline];
       console.log(
         `settlements: the full rows' server writes them ${fullThread ? "in a writer thread" : "on its serving thread"} ` +
-          `(HCS_SETTLEMENT_THREAD=${settlementSetting()}, ${availableParallelism()} CPUs); ` +
+          `(HCS_SETTLEMENT_THREAD=${SETTLEMENT_SETTING}, ${availableParallelism()} CPUs); ` +
           `writer thread: ${(withThread.rps / without.rps).toFixed(2)}x the lookups/s of the same server writing on its serving thread ` +
           `(${(otherSettlements.rps / baseline.rps).toFixed(2)} of bare for the other setting); serving thread ${perRequest(withThread.servingCpu, withThread)} against ` +
           `${perRequest(without.servingCpu, without)} µs CPU per lookup, whole server ${perRequest(withThread.serverCpu, withThread)} against ` +

@@ -13,8 +13,8 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 
 /** HCS_SETTLEMENT_THREAD: on, off, or decided by the CPUs (see useSettlementThread). */
-export const settlementThreadSetting = z.enum(["0", "1", "true", "false", "yes", "no", "auto"]);
-export type SettlementThreadSetting = z.infer<typeof settlementThreadSetting>;
+const settlementThreadSetting = z.enum(["0", "1", "true", "false", "yes", "no", "auto"]);
+type SettlementThreadSetting = z.infer<typeof settlementThreadSetting>;
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[A-Za-z0-9.-]+):[0-9]{1,5}$/, "host:port");
 
@@ -206,7 +206,8 @@ function splitHostPort(s: string): { host: string; port: number } {
  * and commits off the serving thread but adds CPU of its own per call (the group's message both ways, its isolate's
  * collections): on two vCPUs, where the serving thread, the writer, V8's helpers and the network stack already
  * compete for the same two cores, the process measured 0.81-1.11x (median ~0.93) the lookups per second with the
- * thread as without it, and 15 % more CPU per lookup in all (docs/performance.md, "Issue 14, stop 31"). With a third core the serving thread is what bounds throughput, and the thread takes work off it.
+ * thread as without it, and 15 % more CPU per lookup in all (docs/performance.md, "Issue 14, stop 31"). With a
+ * third core the serving thread is what bounds throughput, and the thread takes work off it.
  */
 export function useSettlementThread(setting: SettlementThreadSetting, cpus: number): boolean {
   if (setting === "auto") return cpus >= SETTLEMENT_THREAD_MIN_CPUS;

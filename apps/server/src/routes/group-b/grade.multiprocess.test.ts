@@ -6,6 +6,7 @@ import { httpRequestTo } from "../../lab/https-client.js";
 import { createSecretBox, loadMasterKey } from "../../secrets/master-key.js";
 import type { ServiceDeps } from "../../services/deps.js";
 import { openStore, type Store } from "../../store/store.js";
+import { expectBalanceSpentOn } from "../../test-support/credit-expectations.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../../test-support/postgres.js";
 import { type ServerProcess, startServerProcess } from "../../test-support/server-process.js";
@@ -69,19 +70,7 @@ describe.skipIf(!runPg)("two server processes sharing one PostgreSQL", () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 402)).toHaveLength(80);
-    const account = await store.db
-      .selectFrom("accounts")
-      .select("credits")
-      .where("id", "=", a.accountId)
-      .executeTakeFirstOrThrow();
-    expect(account.credits).toBe(0);
-    const ledger = await store.db
-      .selectFrom("credit_ledger")
-      .selectAll()
-      .where("account_id", "=", a.accountId)
-      .execute();
-    expect(ledger.reduce((s, r) => s + r.delta, 0)).toBe(0);
-    expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
+    await expectBalanceSpentOn(store.db, a.accountId, "grade", 20);
   });
 
   it("100 concurrent JSON-RPC calls split across both processes: exactly 20 succeed on 500 credits", async () => {

@@ -1,6 +1,7 @@
 import { GradeRecordSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccount } from "../../services/accounts.js";
+import { expectBalanceSpentOn } from "../../test-support/credit-expectations.js";
 import { accountWithKey, DMARC_MISSING, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
@@ -108,7 +109,6 @@ const CONCURRENT_NPI = "1234567893";
 /** The metered lookup's guarantee under concurrency, on one server. */
 async function hundredLookupsOn500Credits(t: TestServer): Promise<void> {
   const a = await accountWithKey(t.server.deps, { credits: 500, tier: "bulk" });
-  const balance = async () => (await getAccount(t.server.deps, a.accountId)).credits;
   await gradedPractice(t.server.deps, a.accountId, CONCURRENT_NPI);
   const responses = await Promise.all(
     Array.from({ length: 100 }, () =>
@@ -118,14 +118,7 @@ async function hundredLookupsOn500Credits(t: TestServer): Promise<void> {
   const statuses = responses.map((r) => r.status);
   expect(statuses.filter((s) => s === 200)).toHaveLength(20);
   expect(statuses.filter((s) => s === 402)).toHaveLength(80);
-  expect(await balance()).toBe(0);
-  const ledger = await t.server.deps.store.db
-    .selectFrom("credit_ledger")
-    .selectAll()
-    .where("account_id", "=", a.accountId)
-    .execute();
-  expect(ledger.reduce((s, r) => s + r.delta, 0)).toBe(0);
-  expect(ledger.filter((r) => r.operation === "grade")).toHaveLength(20);
+  await expectBalanceSpentOn(t.server.deps.store.db, a.accountId, "grade", 20);
   // Exactly one audit event per request, whether it was charged or refused.
   const events = await t.server.deps.store.db
     .selectFrom("audit_events")
