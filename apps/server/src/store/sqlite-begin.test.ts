@@ -4,7 +4,7 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { beginImmediate } from "./sqlite-begin.js";
+import { beginImmediate, sqliteTransactions } from "./sqlite-begin.js";
 import { openSqliteWriter } from "./sqlite-connection.js";
 import { openStore } from "./store.js";
 
@@ -70,20 +70,22 @@ describe("a SQLite write transaction waiting for another connection's lock", () 
   it("gives up as SQLite would (SQLITE_BUSY) when the lock does not come in time, its busy timeout restored", async () => {
     const file = join(dir, "raw.sqlite");
     const mine = openSqliteWriter(file);
+    const transactions = sqliteTransactions(mine, 5000);
     const released = holdWriteLock(file, 900);
     try {
       const { value: err, stallMs } = await longestStall(() =>
-        beginImmediate(mine, 500).then(
+        beginImmediate(transactions, 500).then(
           () => null,
           (e: unknown) => e,
         ),
       );
       expect(err).toMatchObject({ code: "SQLITE_BUSY" });
       expect(stallMs).toBeLessThan(250);
-      expect(mine.pragma("busy_timeout", { simple: true })).toBe(500);
+      expect(mine.pragma("busy_timeout", { simple: true })).toBe(5000);
       await released;
-      await beginImmediate(mine, 5000);
-      mine.exec("commit");
+      await beginImmediate(transactions, 5000);
+      transactions.commit();
+      expect(mine.inTransaction).toBe(false);
       expect(mine.pragma("busy_timeout", { simple: true })).toBe(5000);
     } finally {
       mine.close();
@@ -93,8 +95,29 @@ describe("a SQLite write transaction waiting for another connection's lock", () 
   it("passes on an error that is not the lock, the busy timeout restored", async () => {
     const mine = openSqliteWriter(join(dir, "nested.sqlite"));
     try {
+      const transactions = sqliteTransactions(mine, 5000);
       mine.exec("begin");
-      await expect(beginImmediate(mine, 5000)).rejects.toThrow(/within a transaction/);
+      await expect(beginImmediate(transactions, 5000)).rejects.toThrow(/within a transaction/);
+      expect(mine.pragma("busy_timeout", { simple: true })).toBe(5000);
+    } finally {
+      mine.close();
+    }
+  });
+
+  it("begins, commits and rolls back again and again, and rolls back only a transaction that is still open", () => {
+    const mine = openSqliteWriter(join(dir, "prepared.sqlite"));
+    try {
+      const transactions = sqliteTransactions(mine, 5000);
+      mine.exec("create table t (n integer)");
+      for (let i = 0; i < 3; i++) {
+        expect(transactions.tryBeginImmediate()).toBe(true);
+        mine.exec(`insert into t values (${i})`);
+        if (i === 1) transactions.rollback();
+        else transactions.commit();
+      }
+      expect(mine.prepare("select group_concat(n) as ns from t").get()).toEqual({ ns: "0,2" });
+      // Already ended (as when SQLite rolled it back itself): nothing to do, and no "no transaction is active".
+      expect(() => transactions.rollback()).not.toThrow();
       expect(mine.pragma("busy_timeout", { simple: true })).toBe(5000);
     } finally {
       mine.close();

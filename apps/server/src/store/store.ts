@@ -25,7 +25,7 @@ import { postgresChangeListener } from "./pg-change-listener.js";
 import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
 import { RateMirror } from "./rate-mirror.js";
 import type { Database } from "./schema.js";
-import { beginImmediate } from "./sqlite-begin.js";
+import { beginImmediate, type SqliteTransactions, sqliteTransactions } from "./sqlite-begin.js";
 import { openSqliteWriter, SQLITE_BUSY_TIMEOUT_MS, withStatementCache } from "./sqlite-connection.js";
 import { WriteBatcher } from "./write-batcher.js";
 
@@ -253,17 +253,25 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
-  constructor(
-    settings: SqliteDialectConfig,
-    private readonly sqlite: SQLite.Database,
-  ) {
+  // On the connection's own handle (the one the driver's connection wraps), prepared once (sqlite-begin.ts).
+  private readonly transactions: SqliteTransactions;
+
+  constructor(settings: SqliteDialectConfig, sqlite: SQLite.Database) {
     super(settings);
+    this.transactions = sqliteTransactions(sqlite, SQLITE_BUSY_TIMEOUT_MS);
   }
 
   override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
-    // On the connection's own handle (the one the driver's connection wraps), waiting for another connection's lock
-    // without blocking the thread (sqlite-begin.ts).
-    await beginImmediate(this.sqlite, SQLITE_BUSY_TIMEOUT_MS);
+    // Waiting for another connection's lock without blocking the thread (sqlite-begin.ts).
+    await beginImmediate(this.transactions, SQLITE_BUSY_TIMEOUT_MS);
+  }
+
+  override async commitTransaction(_connection: DatabaseConnection): Promise<void> {
+    this.transactions.commit();
+  }
+
+  override async rollbackTransaction(_connection: DatabaseConnection): Promise<void> {
+    this.transactions.rollback();
   }
 }
 
