@@ -367,7 +367,7 @@ async function main() {
     cpSync(dataDir, otherDir, { recursive: true });
     const profile = [
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
-      // Node options for the server of the full rows only (a V8 flag to compare, e.g. --max-semi-space-size=4);
+      // Node options for the server of the full rows only (a V8 flag to compare, e.g. --max-semi-space-size=8);
       // NODE_OPTIONS would reach the load generator and the bare handler too.
       ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
     ];
