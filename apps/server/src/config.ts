@@ -6,14 +6,16 @@ import { z } from "zod";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.js";
 import type { PostgresTimeouts } from "./store/postgres-pool.js";
 
-const bool = z
-  .enum(["0", "1", "true", "false", "yes", "no", ""])
-  .transform((v) => v === "1" || v === "true" || v === "yes");
+/** The words a yes/no variable takes, and which of them mean yes. */
+const BOOL_WORDS = ["0", "1", "true", "false", "yes", "no"] as const;
+const isYes = (v: string): boolean => v === "1" || v === "true" || v === "yes";
+
+const bool = z.enum([...BOOL_WORDS, ""]).transform(isYes);
 
 const port = z.coerce.number().int().min(0).max(65535);
 
 /** HCS_SETTLEMENT_THREAD: on, off, or decided by the CPUs (see useSettlementThread). */
-const settlementThreadSetting = z.enum(["0", "1", "true", "false", "yes", "no", "auto"]);
+const settlementThreadSetting = z.enum([...BOOL_WORDS, "auto"]);
 type SettlementThreadSetting = z.infer<typeof settlementThreadSetting>;
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[A-Za-z0-9.-]+):[0-9]{1,5}$/, "host:port");
@@ -210,8 +212,7 @@ function splitHostPort(s: string): { host: string; port: number } {
  * third core the serving thread is what bounds throughput, and the thread takes work off it.
  */
 export function useSettlementThread(setting: SettlementThreadSetting, cpus: number): boolean {
-  if (setting === "auto") return cpus >= SETTLEMENT_THREAD_MIN_CPUS;
-  return setting === "1" || setting === "true" || setting === "yes";
+  return setting === "auto" ? cpus >= SETTLEMENT_THREAD_MIN_CPUS : isYes(setting);
 }
 
 /** The CPUs the process must be allowed to use for `auto` to start the settlement writer thread. */
