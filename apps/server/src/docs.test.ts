@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CREDIT_PRICES } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES } from "./config.js";
+import { accessTableRows } from "./operations/describe.js";
 import { CATALOGUE } from "./routes/catalogue.js";
 import { signWebhook } from "./webhooks/signature.js";
 
@@ -59,6 +60,22 @@ describe("docs stay true", () => {
       else if (price?.kind === "computed") expect(credits, op.method).toBe(price.describe);
       else expect(credits?.startsWith("0"), `${op.method}: ${credits}`).toBe(true);
     }
+  });
+
+  it("security.md's access table is the catalogue's access rules, operation by operation", () => {
+    const doc = read("security.md");
+    const table = /<!-- access-table[^>]*-->([\s\S]*?)<!-- \/access-table -->/.exec(doc)?.[1];
+    expect(table).toBeDefined();
+    const rows = table!
+      .split("\n")
+      .filter((l) => l.startsWith("| `"))
+      .map((l) =>
+        l
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
+    expect(rows).toEqual(accessTableRows(CATALOGUE.operations));
   });
 
   it("the receiver code in webhooks.md verifies real signatures and refuses forgeries", async () => {

@@ -62,7 +62,11 @@ export const InternalBasisSchema = z
   });
 export type InternalBasis = z.infer<typeof InternalBasisSchema>;
 
-/** The grade record (spec §2) plus coverage, caps and the scoring version. */
+/**
+ * The grade record: score, grade, categories, scan date, coverage, caps and the scoring version. It is public by NPI
+ * — any valid key may look it up — so it carries nothing from the practice's internal scanner beyond which
+ * categories had data (docs/security.md, "Who may read what").
+ */
 export const GradeRecordSchema = z
   .object({
     npi: NpiSchema,
@@ -74,8 +78,17 @@ export const GradeRecordSchema = z
     coverage: CoverageSchema,
     caps_applied: z.array(AppliedCapSchema),
     scoring_version: z.string(),
-    /** Present once a scanner has uploaded: which phases and hosts the internal categories rest on. */
-    internal_basis: InternalBasisSchema.optional(),
   })
   .meta({ id: "GradeRecord", description: "A practice's unified compliance score and letter grade" });
 export type GradeRecord = z.infer<typeof GradeRecordSchema>;
+
+/**
+ * The grade record as its practice's owner reads it (a job's result, a scan upload's answer, the practice status,
+ * the compliance state): the public record plus what the internal categories rest on — scanner host names and
+ * network scopes, which only the owner may see.
+ */
+export const OwnerGradeRecordSchema = GradeRecordSchema.extend({
+  /** Present once a scanner has uploaded: which phases and hosts the internal categories rest on. */
+  internal_basis: InternalBasisSchema.optional(),
+}).meta({ id: "OwnerGradeRecord", description: "A practice's grade record with the internal basis its owner may see" });
+export type OwnerGradeRecord = z.infer<typeof OwnerGradeRecordSchema>;

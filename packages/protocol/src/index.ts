@@ -120,6 +120,8 @@ export {
   INTERNAL_RESULT_MAX_AGE_DAYS,
   type InternalBasis,
   InternalBasisSchema,
+  type OwnerGradeRecord,
+  OwnerGradeRecordSchema,
   SourceCoverageSchema,
 } from "./grade-record.js";
 export {

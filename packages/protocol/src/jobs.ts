@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SeveritySchema } from "./categories.js";
 import { FindingSchema } from "./finding.js";
-import { GradeRecordSchema } from "./grade-record.js";
+import { OwnerGradeRecordSchema } from "./grade-record.js";
 import { NpiSchema } from "./npi.js";
 
 /** Scan types a dispatch accepts (spec §4 names `full`; more arrive with later issues). */
@@ -77,7 +77,7 @@ export const ReportSummarySchema = z
   .meta({ id: "ReportSummary" });
 
 /** What a completed full scan job carries: the grade record plus findings and report data. */
-export const JobResultSchema = GradeRecordSchema.extend({
+export const JobResultSchema = OwnerGradeRecordSchema.extend({
   findings: z.array(FindingSchema),
   report: ReportSummarySchema,
 }).meta({ id: "JobResult" });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FindingInputSchema } from "./finding.js";
-import { GradeRecordSchema } from "./grade-record.js";
+import { OwnerGradeRecordSchema } from "./grade-record.js";
 import { JsonObjectSchema } from "./json.js";
 import { NpiSchema } from "./npi.js";
 import { PhaseIdSchema, PhaseStatusSchema } from "./phases.js";
@@ -139,7 +139,7 @@ export const ScanUploadAcceptanceSchema = z
     agent_id: z.string(),
     npi: NpiSchema,
     duplicate: z.boolean(),
-    grade: GradeRecordSchema.nullable(),
+    grade: OwnerGradeRecordSchema.nullable(),
   })
   .meta({ id: "ScanUploadAcceptance" });
 export type ScanUploadAcceptance = z.infer<typeof ScanUploadAcceptanceSchema>;

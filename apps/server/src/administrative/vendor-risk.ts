@@ -5,7 +5,6 @@ import { iso } from "../services/deps.js";
 import { type BaaCoverage, baaCoverage } from "./business-associate.js";
 import { listBusinessAssociates } from "./business-associates.js";
 import { dateOf } from "./calendar-date.js";
-import { requireBalance } from "./require-balance.js";
 import type { BreachHistoryProvider, VendorDomainGrade, VendorGradeSource } from "./vendor-grades.js";
 
 /** A vendor domain's grade is reused this long before it is scanned again. */
@@ -104,13 +103,14 @@ interface VendorRiskDeps extends ServiceDeps {
 
 /**
  * Each recorded vendor (or only `vendorDomain`) with its BAA, the external grade of its domain — reused for 30
- * days, else scanned now, at most five per call, each charged as a scan (checked against the balance before any
- * scan starts) — and its breach history when a provider exists.
+ * days, else scanned now, at most five per call, each charged as a scan (taken from the balance before any scan
+ * starts) — and its breach history when a provider exists.
  */
 export async function vendorRiskFor(
   deps: VendorRiskDeps,
   npi: string,
-  accountId: string,
+  /** Takes the call's price before any scan starts (refused with 402, nothing scanned, when the balance is short). */
+  reserve: (credits: number) => Promise<void>,
   vendorDomain?: string,
 ): Promise<VendorRisk> {
   const recorded = (await listBusinessAssociates(deps, npi)).business_associates;
@@ -140,7 +140,7 @@ export async function vendorRiskFor(
   );
   const toScan = deps.vendorGrades ? domains.filter((d) => !fresh.has(d)).slice(0, VENDOR_SCANS_PER_CALL) : [];
   if (toScan.length > 0) {
-    await requireBalance(deps, accountId, CREDIT_PRICES.vendor_risk + toScan.length * CREDIT_PRICES.full_scan);
+    await reserve(CREDIT_PRICES.vendor_risk + toScan.length * CREDIT_PRICES.full_scan);
     const graded = await Promise.all(toScan.map(async (d) => [d, await deps.vendorGrades!.gradeOf(d)] as const));
     const at = iso(deps.now());
     for (const [domain, g] of graded) {

@@ -11,7 +11,7 @@ const NPI = "1234567893";
 
 beforeAll(async () => {
   t = await startTestServer();
-  const a = await accountWithKey(t.server.deps, { credits: 500, tier: "bulk" });
+  const a = await accountWithKey(t.server.deps, { credits: 5000, tier: "bulk" });
   key = a.apiKey;
   accountId = a.accountId;
   await gradedPractice(t.server.deps, a.accountId, NPI);
@@ -20,7 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const countRows = async (table: "audit_events" | "credit_ledger") =>
+const countRows = async (table: "audit_events" | "credit_ledger" | "policy_documents") =>
   Number(
     (
       await t.server.deps.store.db
@@ -71,7 +71,7 @@ describe("a chunked body past 10 MiB", () => {
   it("is answered 413 with the error body and rate-limit headers, and requests settled beside it are intact", async () => {
     const auditsBefore = await countRows("audit_events");
     const neighbours = Array.from({ length: 20 }, () =>
-      t.request(`/v1/a2a/grade/${NPI}`, { method: "HEAD", headers: { "X-API-Key": key } }),
+      t.request(`/v1/a2a/grade/${NPI}`, { headers: { "X-API-Key": key } }),
     );
     const raw = await sendChunked(
       "/v1/a2a/scans/dispatch",
@@ -117,26 +117,33 @@ describe("a chunked body past 10 MiB", () => {
   });
 });
 
-describe("HEAD on a metered route", () => {
-  it("answers like GET without a body and is never charged", async () => {
-    const before = { credits: await balance(), ledger: await countRows("credit_ledger") };
-    const head = await t.request(`/v1/a2a/grade/${NPI}`, { method: "HEAD", headers: { "X-API-Key": key } });
-    expect(head.status).toBe(200);
-    expect(head.text).toBe("");
-    expect(head.headers["x-credits-charged"]).toBeUndefined();
-    expect(await balance()).toBe(before.credits);
-    expect(await countRows("credit_ledger")).toBe(before.ledger);
+describe("HEAD on an operation", () => {
+  it("is refused 405 (Allow: GET) without running, counting, charging or writing anything", async () => {
+    const rows = async () => ({
+      credits: await balance(),
+      ledger: await countRows("credit_ledger"),
+      audit: await countRows("audit_events"),
+      policies: await countRows("policy_documents"),
+    });
+    const before = await rows();
+    // The hot route (ahead of Koa), a plain operation route, and one whose GET generates paid documents.
+    for (const path of [
+      `/v1/a2a/grade/${NPI}`,
+      `/v1/a2a/grade/${NPI}?x=1`,
+      `/v1/a2a/findings/${NPI}`,
+      `/v1/a2a/policies/${NPI}?generate=1,2`,
+    ]) {
+      const head = await t.request(path, { method: "HEAD", headers: { "X-API-Key": key } });
+      expect([path, head.status, head.headers.allow, head.text]).toEqual([path, 405, "GET", ""]);
+      expect(head.headers["x-credits-charged"]).toBeUndefined();
+    }
+    expect(await rows()).toEqual(before);
+    // GET still answers, and is charged.
     const get = await t.request(`/v1/a2a/grade/${NPI}`, { headers: { "X-API-Key": key } });
     expect(get.headers["x-credits-charged"]).toBe("25");
     expect(await balance()).toBe(before.credits - 25);
-    // Both answered on Node's response directly (http/answer.ts): the same headers, the body's length in bytes.
     expect(Number(get.headers["content-length"])).toBe(Buffer.byteLength(get.text));
-    expect(head.headers["content-length"]).toBe(get.headers["content-length"]);
-    for (const res of [head, get]) {
-      expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
-      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
-      expect(res.headers["x-ratelimit-limit"]).toBe("600");
-    }
+    expect(get.headers["content-type"]).toBe("application/json; charset=utf-8");
   });
 });
 

@@ -69,9 +69,9 @@ describe("GET /v1/a2a/grade/{npi}: the hot route answers as the router does", ()
     }
   });
 
-  it("HEAD is answered as GET without a body or a charge; other methods get the router's 405; bad NPIs 400", async () => {
+  it("HEAD is refused 405 without running or a charge; other methods get the router's 405; bad NPIs 400", async () => {
     const head = await get(`/v1/a2a/grade/${NPI}`, "HEAD");
-    expect(head.status).toBe(200);
+    expect([head.status, head.headers.allow]).toEqual([405, "GET"]);
     expect(head.text).toBe("");
     expect(head.headers["x-credits-charged"]).toBeUndefined();
     const del = await get(`/v1/a2a/grade/${NPI}`, "DELETE");

@@ -148,6 +148,12 @@ export function writeRest(ctx: HcsContext, operation: Operation, result: InvokeR
 export function restHandler(deps: AppDeps, operation: Operation) {
   const header = keyHeaderOf(operation);
   return async (ctx: HcsContext): Promise<void> => {
+    // The router serves HEAD on every GET route; an operation's GET does work (and some write, or scan, or are paid),
+    // which HEAD must never do. Refused before anything is read or counted (docs/api.md, "HEAD").
+    if (ctx.method === "HEAD") {
+      ctx.set("Allow", "GET");
+      throw new ServiceError("method_not_allowed", "HEAD is not served on operations: use GET");
+    }
     const credentials = header ? await credentialsOf(deps, ctx, header) : NO_CREDENTIALS;
     ctx.state.caller = credentials.caller;
     const result = await invoke(deps, {
@@ -156,7 +162,6 @@ export function restHandler(deps: AppDeps, operation: Operation) {
       transport: "rest",
       requestId: ctx.state.requestId,
       clientIp: ctx.state.clientIp,
-      headOnly: ctx.method === "HEAD",
       guard: () => requestGuard(ctx),
       input: () => restInput(ctx, operation),
     });

@@ -17,6 +17,7 @@ function fallback(group: OperationGroup, readOnly: boolean): Operation {
   return defineOperation({
     id: "unmatchedPath",
     group,
+    access: { rule: "anyone" },
     summary: "A path or method no operation serves",
     description: "Answers 404 not_found or 405 method_not_allowed.",
     input: z.object({ error: z.instanceof(ServiceError) }),

@@ -1,4 +1,5 @@
 import { CREDIT_PRICES, type ErrorCode } from "@hcs/protocol";
+import { describeAccess, OWNED_RECORDS } from "./access.js";
 import type { Operation } from "./operation.js";
 
 /** The errors the call pipeline itself may answer for an operation (credentials, limits, credits, transport). */
@@ -6,6 +7,10 @@ export function pipelineErrors(op: Operation): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (op.group === "a" || op.group === "b") codes.push("missing_credentials", "invalid_credentials", "key_revoked");
   if (op.group === "a") codes.push("plan_required");
+  if (op.access.rule === "owner") {
+    const rule = OWNED_RECORDS[op.access.of];
+    codes.push(rule.missing.code, rule.others.code);
+  }
   if (op.group !== "public") codes.push("rate_limited");
   if (op.price) codes.push("insufficient_credits");
   if (op.rest?.method === "post" || op.rest?.method === "patch")
@@ -28,4 +33,50 @@ export function fixedCredits(op: Operation): number | null {
   const price = op.price;
   if (!price) return 0;
   return price.kind === "computed" ? null : CREDIT_PRICES[price.operation];
+}
+
+/** What another account's key gets from an operation, in words for documents (docs/security.md's table). */
+export function othersAnswer(op: Operation): string {
+  const access = op.access;
+  switch (access.rule) {
+    case "owner": {
+      const code = OWNED_RECORDS[access.of].others.code;
+      return `\`${code}\``;
+    }
+    case "own_account":
+      return "only its own records";
+    case "any_key":
+      return "the same public answer";
+    default:
+      return "the same answer";
+  }
+}
+
+/** The credential an operation's calls present, in words for documents. */
+export function credentialOf(op: Operation): string {
+  if (op.access.rule === "credential" && op.access.credential !== "none")
+    return op.access.credential === "deploy_token" ? "deploy token" : "agent signature";
+  switch (op.group) {
+    case "a":
+      return "Group A key (Professional, Enterprise)";
+    case "b":
+      return "Group B key";
+    default:
+      return "none";
+  }
+}
+
+/**
+ * One row per operation of docs/security.md's access table: the operation, its REST route, its agent method, the
+ * credential, whose answer it is and what another account's key gets. The table is tested against this (docs.test.ts).
+ */
+export function accessTableRows(operations: readonly Operation[]): string[][] {
+  return operations.map((op) => [
+    `\`${op.id}\``,
+    op.rest ? `\`${op.rest.method.toUpperCase()} ${op.rest.path.replace(/:([a-z_]+)/g, "{$1}")}\`` : "—",
+    op.method ? `\`${op.method}\`` : "—",
+    credentialOf(op),
+    describeAccess(op.access),
+    othersAnswer(op),
+  ]);
 }

@@ -14,8 +14,11 @@ import {
 } from "../http/rate-limit.js";
 import type { Caller } from "../services/api-keys.js";
 import { type AuditEvent, appendAuditEvent, outcomeOf } from "../services/audit.js";
+import { insufficientCredits } from "../services/credit-errors.js";
+import { chargeCredits, grantCredits } from "../services/credits.js";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, storeUnavailableError } from "../store/availability.js";
 import type { Database } from "../store/schema.js";
+import { enforceAccess } from "./access.js";
 import { inputError } from "./input-errors.js";
 import { type Operation, type OperationCall, PreserializedJson, type Transport } from "./operation.js";
 import { type AuditSource, isEmptyPlan, type Settled, type SettlementPlan, settle } from "./settle.js";
@@ -37,8 +40,6 @@ export interface Invocation {
   readonly clientIp: string;
   /** The contextId of the A2A message that carried the call (see OperationCall). */
   readonly a2aContextId?: string;
-  /** A HEAD request: answered as GET is, never charged. */
-  readonly headOnly?: boolean;
   /** Checks that must pass before the input is read (https behind a proxy, the announced body size). */
   readonly guard?: () => void;
   /**
@@ -134,6 +135,11 @@ class Call implements AuditSource, OperationCall {
   private inlineStatus: number | null = null;
   private windows: WindowState[] | null = null;
   private countInSettlement = false;
+  /** Credits taken by `reserve` so far, and the balance after the last take. */
+  private reserved = 0;
+  private balanceAfterReserve = 0;
+  /** What a `charged_by_handler` handler reported taking. */
+  private handlerCharge: { credits: number; balance: number } | null = null;
   readonly caller: Caller | null;
   readonly transport: Transport;
   readonly requestId: string;
@@ -162,6 +168,51 @@ class Call implements AuditSource, OperationCall {
     const event = this.event(status, null);
     if (event) await appendAuditEvent(this.deps.store.hot, trx, event);
     this.inlineStatus = status;
+  }
+
+  async reserve(credits: number): Promise<void> {
+    const caller = this.caller;
+    const price = this.operation.price;
+    if (!caller || !price) throw new Error(`${this.operation.id}: only a priced call made with a key reserves credits`);
+    if (!Number.isInteger(credits) || credits <= 0) return;
+    const taken = await this.deps.store.writes.run((trx) =>
+      chargeCredits(this.deps.store.hot, trx, {
+        accountId: caller.accountId,
+        amount: credits,
+        operation: price.operation,
+        reference: this.requestId,
+        at: this.deps.now().toISOString(),
+      }),
+    );
+    if (!taken.charged) throw insufficientCredits(this.reserved + credits, taken.balance + this.reserved);
+    this.reserved += credits;
+    this.balanceAfterReserve = taken.balance;
+  }
+
+  charged(credits: number, balance: number): void {
+    this.handlerCharge = { credits, balance };
+  }
+
+  /**
+   * Settles what `reserve` took against what the call costs (`due`; 0 when it failed): refunds the rest with a ledger
+   * row under the call's reference, and says what the settlement itself must still take (when the price came to
+   * more than was reserved) and the balance after.
+   */
+  private async settleReservation(due: number): Promise<{ extra: number; balance: number }> {
+    const unused = this.reserved - due;
+    if (unused <= 0) return { extra: -unused, balance: this.balanceAfterReserve };
+    const accountId = this.caller!.accountId;
+    const balance = await this.deps.store.writes.run((trx) =>
+      grantCredits(trx, {
+        accountId,
+        amount: unused,
+        operation: RESERVATION_REFUND,
+        reference: this.requestId,
+        at: this.deps.now().toISOString(),
+      }),
+    );
+    this.reserved = due;
+    return { extra: 0, balance };
   }
 
   // AuditSource. Calls made with a key are audited whatever their outcome; anonymous ones only when they changed
@@ -223,12 +274,17 @@ class Call implements AuditSource, OperationCall {
         const query = inv.transport === "rest" && operation.rest?.method === "get";
         throw inputError(parsed.error, raw, operation.inputErrors, query ? "invalid_query" : "invalid_body");
       }
+      await enforceAccess(deps, operation.access, parsed.data, who?.accountId ?? null);
       const output = await operation.run(parsed.data, this);
-      const credits = inv.headOnly || !who ? 0 : creditsOf(operation, parsed.data, output);
+      const credits = who ? creditsOf(operation, parsed.data, output) : 0;
+      // A reservation pays for the call first; the settlement takes only what the price came to beyond it.
+      const reservation = this.reserved > 0 ? await this.settleReservation(credits) : null;
+      const due = reservation ? reservation.extra : credits;
       const charge =
-        credits > 0 && who ? { accountId: who.accountId, operation: operation.price!.operation, credits } : null;
+        due > 0 && who ? { accountId: who.accountId, operation: operation.price!.operation, credits: due } : null;
       const plan = this.plan(operation.rest?.status ?? 200, null, charge);
-      if (isEmptyPlan(plan)) return { ok: true, output, rate: this.windows, retryAfter: null, charged: null };
+      const prepaid = reservation && credits > 0 ? { credits, balance: reservation.balance } : this.handlerCharge;
+      if (isEmptyPlan(plan)) return { ok: true, output, rate: this.windows, retryAfter: null, charged: prepaid };
       let settled: Settled;
       try {
         settled = await settle(deps, plan);
@@ -241,7 +297,7 @@ class Call implements AuditSource, OperationCall {
         output,
         rate: settled.windows ?? this.windows,
         retryAfter: null,
-        charged: charge ? { credits: charge.credits, balance: settled.balance ?? 0 } : null,
+        charged: charge ? { credits, balance: settled.balance ?? 0 } : prepaid,
       };
     } catch (err) {
       return this.failWith(err);
@@ -269,8 +325,15 @@ class Call implements AuditSource, OperationCall {
     };
   }
 
-  /** Settles a failed call (its count, its audit event) and reports the failure. */
+  /** Settles a failed call (its count, its audit event, the refund of what it reserved) and reports the failure. */
   private async fail(error: ServiceError, retryAfter: number | null = null): Promise<InvokeResult> {
+    if (this.reserved > 0) {
+      try {
+        await this.settleReservation(0);
+      } catch (err) {
+        return this.settlementFailed(err);
+      }
+    }
     const plan = this.plan(httpStatusFor(error.code), error.code, null);
     if (isEmptyPlan(plan)) return { ok: false, error, ...this.meta(null, retryAfter) };
     try {
@@ -318,6 +381,9 @@ class Call implements AuditSource, OperationCall {
     return this.fail(new ServiceError("internal", "internal error; quote the request id when reporting it"));
   }
 }
+
+/** The ledger operation of credits a call reserved and did not use (refunded under the call's request id). */
+export const RESERVATION_REFUND = "reservation_refund";
 
 function retryAfterOf(err: ServiceError): number | null {
   const s = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;

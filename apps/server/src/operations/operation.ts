@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../services/api-keys.js";
 import type { Database } from "../store/schema.js";
+import type { Access } from "./access.js";
 import type { InputErrorCodes } from "./input-errors.js";
 
 /**
@@ -38,6 +39,19 @@ export interface OperationCall {
    * credits and creates its job — so the event is durable exactly when the effect is (and a group commit is saved).
    */
   auditIn(trx: Transaction<Database>, status: number): Promise<void>;
+  /**
+   * Takes `credits` from the caller's account before work that costs them is done (an SRA, generated policies,
+   * vendor domains to scan): refused with 402 insufficient_credits, and nothing done, when the balance cannot cover
+   * them — so concurrent calls can never do more paid work than the balance pays for. The pipeline settles the
+   * reservation against the call's price when it ends: what the price does not use is refunded (all of it when the
+   * call fails), and the answer states what was charged.
+   */
+  reserve(credits: number): Promise<void>;
+  /**
+   * Tells the pipeline what a handler that charges its own price (`charged_by_handler`: a scan's charge commits with
+   * its job) took, so every transport states it as it states a metered charge.
+   */
+  charged(credits: number, balance: number): void;
 }
 
 /** How an operation is reached over REST (its OpenAPI entry is generated from the same declaration). */
@@ -95,6 +109,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    */
   readonly method?: string;
   readonly group: OperationGroup;
+  /** Who may call it and whose answer it is: enforced by the pipeline before the handler runs (access.ts). */
+  readonly access: Access;
   /** One line (OpenAPI summary, MCP tool title, A2A skill name). */
   readonly summary: string;
   /** What it does, for agents and developers (OpenAPI, MCP tool description, A2A skill description). */

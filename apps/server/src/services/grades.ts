@@ -1,8 +1,8 @@
 import {
   type CategoryName,
   type FindingParsed,
-  type GradeRecord,
-  GradeRecordSchema,
+  type OwnerGradeRecord,
+  OwnerGradeRecordSchema,
   SCORING_VERSION,
   type ScorableFinding,
   SEVERITIES,
@@ -42,7 +42,7 @@ export interface AssessmentInput {
  * marked resolved, repeated ones keep first_seen), then the unified grade is recomputed over every subject of the
  * practice and appended to the grades history. Runs in one transaction.
  */
-export async function recordAssessment(deps: ServiceDeps, input: AssessmentInput): Promise<GradeRecord> {
+export async function recordAssessment(deps: ServiceDeps, input: AssessmentInput): Promise<OwnerGradeRecord> {
   await getPractice(deps, input.npi);
   return deps.store.db.transaction().execute((trx) => recordAssessmentIn(trx, input));
 }
@@ -55,7 +55,7 @@ export async function recordAssessmentIn(
   trx: Transaction<Database>,
   input: AssessmentInput,
   pace: Pace = noPause,
-): Promise<GradeRecord> {
+): Promise<OwnerGradeRecord> {
   const practice = await trx.selectFrom("practices").select("name").where("npi", "=", input.npi).executeTakeFirst();
   if (!practice) throw new ServiceError("npi_not_found", `no practice with NPI ${input.npi} is known to this service`);
   const at = iso(input.at);
@@ -85,7 +85,8 @@ export async function recordAssessmentIn(
 
 /** A grade record and when it must be recomputed because an internal result it counted expires (null: never). */
 interface ComputedGrade {
-  readonly record: GradeRecord;
+  /** As stored: the owner's form, with the internal basis (the public form leaves it out: publicGradeJson). */
+  readonly record: OwnerGradeRecord;
   readonly validUntil: string | null;
 }
 
@@ -146,7 +147,7 @@ async function computeGrade(db: Executor, npi: string, practiceName: string, now
     .map((a) => a.assessed_at)
     .sort()
     .at(-1)!;
-  const record = GradeRecordSchema.parse({
+  const record = OwnerGradeRecordSchema.parse({
     npi,
     practice_name: practiceName,
     compliance_score: result.compliance_score,
@@ -165,7 +166,11 @@ async function computeGrade(db: Executor, npi: string, practiceName: string, now
  * Recomputes a practice's grade inside `trx` after its findings changed without a new assessment (threat
  * intelligence re-evaluated them on a feed import) and appends it to the history.
  */
-export async function regradeIn(trx: Transaction<Database>, npi: string, computedAt: string): Promise<GradeRecord> {
+export async function regradeIn(
+  trx: Transaction<Database>,
+  npi: string,
+  computedAt: string,
+): Promise<OwnerGradeRecord> {
   const practice = await trx.selectFrom("practices").select("name").where("npi", "=", npi).executeTakeFirstOrThrow();
   return computeAndStoreGrade(trx, npi, practice.name, computedAt, new Date(computedAt));
 }
@@ -180,7 +185,7 @@ export async function computeAndStoreGrade(
   practiceName: string,
   computedAt: string,
   now: Date,
-): Promise<GradeRecord> {
+): Promise<OwnerGradeRecord> {
   const { record, validUntil } = await computeGrade(trx, npi, practiceName, now);
   await trx
     .insertInto("grades")
@@ -199,17 +204,21 @@ export async function computeAndStoreGrade(
 }
 
 /**
- * The practice's current grade record: the latest in the history, or — while it was made by an older scoring
- * version and the start-up regrade has not replaced it yet — computed from stored findings without writing (a
- * read never appends to the history). npi_not_found for unknown practices, no_grade_yet before any scan.
+ * The practice's current grade record as its owner reads it (with the internal basis): the latest in the history,
+ * or — while it was made by an older scoring version and the start-up regrade has not replaced it yet — computed
+ * from stored findings without writing (a read never appends to the history). npi_not_found for unknown practices,
+ * no_grade_yet before any scan. Only for callers that own the practice (the pipeline's access rule decides).
  */
-export async function gradeForNpi(deps: ServiceDeps, npi: string): Promise<GradeRecord> {
-  return JSON.parse(await gradeJsonForNpi(deps, npi)) as GradeRecord;
+export async function ownerGradeForNpi(deps: ServiceDeps, npi: string): Promise<OwnerGradeRecord> {
+  const lookup = await gradeLookup(deps, npi);
+  if (!lookup.ok) throw lookup.error;
+  return JSON.parse(lookup.stored) as OwnerGradeRecord;
 }
 
 /**
- * {@link gradeForNpi} as the stored JSON text: the lookup endpoint serves it as is (the record was validated
- * against GradeRecordSchema when it was stored), without parsing and re-serializing on every request.
+ * The practice's current grade record in its public form (any key may read it), as JSON text: the lookup endpoint
+ * serves it as is (the record was validated when it was stored), without parsing and re-serializing on every
+ * request.
  */
 export async function gradeJsonForNpi(deps: ServiceDeps, npi: string): Promise<string> {
   const lookup = await gradeLookup(deps, npi);
@@ -217,10 +226,36 @@ export async function gradeJsonForNpi(deps: ServiceDeps, npi: string): Promise<s
   return lookup.json;
 }
 
-/** A grade record as stored text, or why a practice has none. */
+/** A grade record as text — its public form, and the stored (owner's) one — or why a practice has none. */
 export type GradeLookup =
-  | { readonly ok: true; readonly json: string }
+  | { readonly ok: true; readonly json: string; readonly stored: string }
   | { readonly ok: false; readonly error: ServiceError };
+
+/** The public forms of stored records already made, per stored text object (rows stay cached, so once per change). */
+const publicForms = new Map<string, string>();
+const PUBLIC_FORMS_MAX = 4096;
+
+/**
+ * A stored grade record's public form: without `internal_basis` (scanner host names, network scopes), which is the
+ * owner's (docs/security.md). Records without one are answered as stored.
+ */
+export function publicGradeJson(stored: string): string {
+  // Keyed by the stored text: a cached row hands the same string object to every lookup, whose hash V8 keeps, so
+  // the hot path pays one map read, not a scan of the record.
+  let json = publicForms.get(stored);
+  if (json === undefined) {
+    json = stored;
+    if (stored.includes('"internal_basis"')) {
+      const { internal_basis: _owners, ...record } = JSON.parse(stored) as OwnerGradeRecord;
+      json = JSON.stringify(record);
+    }
+    if (publicForms.size >= PUBLIC_FORMS_MAX) publicForms.clear();
+    publicForms.set(stored, json);
+  }
+  return json;
+}
+
+const found = (stored: string): GradeLookup => ({ ok: true, json: publicGradeJson(stored), stored });
 
 /**
  * {@link gradeJsonForNpi} for many practices at once (a batch); each answer is the stored record or the reason
@@ -281,15 +316,14 @@ async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup>
   }
   const now = deps.now();
   const current = row.scoring_version === SCORING_VERSION;
-  if (row.record && current && !(row.valid_until && row.valid_until <= iso(now))) return { ok: true, json: row.record };
+  if (row.record && current && !(row.valid_until && row.valid_until <= iso(now))) return found(row.record);
   try {
     // An internal result the stored grade counted has expired since: the grade changed at that moment, so the
     // new one joins the history (once: the next lookups read it).
-    if (row.record && current)
-      return { ok: true, json: JSON.stringify(await regradeExpired(deps, npi, row.name, now)) };
+    if (row.record && current) return found(JSON.stringify(await regradeExpired(deps, npi, row.name, now)));
     // No grade stored, or one made by an older scoring version and not regraded yet: computed from the stored
     // findings, without writing (no_grade_yet when there are none).
-    return { ok: true, json: JSON.stringify((await computeGrade(deps.store.db, npi, row.name, now)).record) };
+    return found(JSON.stringify((await computeGrade(deps.store.db, npi, row.name, now)).record));
   } catch (err) {
     if (isServiceError(err)) return { ok: false, error: err };
     throw err;
@@ -339,7 +373,7 @@ export async function regradeAfterScoringChange(deps: ServiceDeps): Promise<numb
  * Appends the grade of a practice whose latest grade counted an internal result that has expired by `now`, unless
  * another lookup did so first (then its record is answered).
  */
-async function regradeExpired(deps: ServiceDeps, npi: string, name: string, now: Date): Promise<GradeRecord> {
+async function regradeExpired(deps: ServiceDeps, npi: string, name: string, now: Date): Promise<OwnerGradeRecord> {
   return deps.store.db.transaction().execute(async (trx) => {
     const latest = await trx
       .selectFrom("grades")
@@ -354,7 +388,7 @@ async function regradeExpired(deps: ServiceDeps, npi: string, name: string, now:
 }
 
 /** The latest stored grade record of a practice inside a transaction, or null before any. */
-export async function currentGradeIn(trx: Transaction<Database>, npi: string): Promise<GradeRecord | null> {
+export async function currentGradeIn(trx: Transaction<Database>, npi: string): Promise<OwnerGradeRecord | null> {
   const row = await trx
     .selectFrom("grades")
     .select("record")
@@ -362,7 +396,7 @@ export async function currentGradeIn(trx: Transaction<Database>, npi: string): P
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-  return row ? (JSON.parse(row.record) as GradeRecord) : null;
+  return row ? (JSON.parse(row.record) as OwnerGradeRecord) : null;
 }
 
 /** A stored finding row as the API shows it (FindingSchema). */

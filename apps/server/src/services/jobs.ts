@@ -92,6 +92,8 @@ export interface DispatchInput {
   readonly a2aContextId?: string | null;
   /** Written in the same transaction as the charge and the job (the audit event of the request). */
   readonly alsoInTransaction?: (trx: Transaction<Database>, status: number) => Promise<void>;
+  /** Told what the scan cost and the balance after, once the charge committed (the answer states both). */
+  readonly charged?: (credits: number, balance: number) => void;
 }
 
 /**
@@ -146,18 +148,19 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
     }),
   ]);
   if (!charge.charged) throw insufficientCredits(price, charge.balance);
+  input.charged?.(price, charge.balance);
   return { status: "accepted", job_id: jobId, poll_url: pollUrlOf(jobId), estimated_duration_ms: estimate };
 }
 
-/** The job's row, if it belongs to the account (403 forbidden for another account's job, 404 job_not_found otherwise). */
+/** The job's row, if it belongs to the account (404 job_not_found otherwise: nobody learns another account's job exists). */
 export async function jobRowForAccount(deps: ServiceDeps, jobId: string, accountId: string): Promise<JobsTable> {
   const row = await deps.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
   if (!row) throw new ServiceError("job_not_found", `no job ${jobId}`);
-  if (row.account_id !== accountId) throw new ServiceError("forbidden", "this job belongs to another account");
+  if (row.account_id !== accountId) throw new ServiceError("job_not_found", "no such job of your account");
   return row;
 }
 
-/** The job, if it belongs to the account (403 forbidden for another account's job, 404 job_not_found otherwise). */
+/** The job, if it belongs to the account (404 job_not_found otherwise). */
 export async function jobForAccount(deps: ServiceDeps, jobId: string, accountId: string): Promise<Job> {
   return jobView(await jobRowForAccount(deps, jobId, accountId));
 }

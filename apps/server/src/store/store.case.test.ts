@@ -10,7 +10,7 @@ import { appendAuditEvent, auditLeafHash, auditRecordOf } from "../services/audi
 import { bootstrapOperatorAccount } from "../services/bootstrap.js";
 import { chargeAll, chargeCredits } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
-import { gradeForNpi, openFindings, recordAssessment, regradeAfterScoringChange } from "../services/grades.js";
+import { openFindings, ownerGradeForNpi, recordAssessment, regradeAfterScoringChange } from "../services/grades.js";
 import { addPractice } from "../services/practices.js";
 import { computeReputation } from "../services/reputation.js";
 import { completedJobRow } from "../test-support/fixtures.js";
@@ -339,8 +339,8 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         domain: "graded.example",
         accountId: account.id,
       });
-      await expect(gradeForNpi(deps, "1234567893")).rejects.toMatchObject({ code: "no_grade_yet" });
-      await expect(gradeForNpi(deps, "1679576722")).rejects.toMatchObject({ code: "npi_not_found" });
+      await expect(ownerGradeForNpi(deps, "1234567893")).rejects.toMatchObject({ code: "no_grade_yet" });
+      await expect(ownerGradeForNpi(deps, "1679576722")).rejects.toMatchObject({ code: "npi_not_found" });
 
       const t1 = new Date("2026-11-20T00:00:00.000Z");
       const g1 = await recordAssessment(deps, {
@@ -416,7 +416,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         .orderBy("id")
         .execute();
       expect(history).toHaveLength(3);
-      expect((await gradeForNpi(deps, "1234567893")).scan_date).toBe(t3.toISOString());
+      expect((await ownerGradeForNpi(deps, "1234567893")).scan_date).toBe(t3.toISOString());
     });
 
     it("scores a finding only in a category its subject assessed (unassessed notes stay as findings)", async () => {
@@ -447,7 +447,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
         .where("npi", "=", "1234567893")
         .execute();
       const before = await store.db.selectFrom("grades").select("id").where("npi", "=", "1234567893").execute();
-      const reads = await Promise.all(Array.from({ length: 10 }, () => gradeForNpi(deps, "1234567893")));
+      const reads = await Promise.all(Array.from({ length: 10 }, () => ownerGradeForNpi(deps, "1234567893")));
       for (const g of reads) expect(g.scoring_version).toBe(SCORING_VERSION);
       const after = await store.db.selectFrom("grades").select("id").where("npi", "=", "1234567893").execute();
       expect(after.length).toBe(before.length);
@@ -461,7 +461,7 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
       const regraded = await Promise.all([regradeAfterScoringChange(deps), regradeAfterScoringChange(deps)]);
       expect(regraded.sort()).toEqual([0, 1]);
       expect(await count()).toBe(before + 1);
-      expect((await gradeForNpi(deps, "1234567893")).scoring_version).toBe(SCORING_VERSION);
+      expect((await ownerGradeForNpi(deps, "1234567893")).scoring_version).toBe(SCORING_VERSION);
       expect(await regradeAfterScoringChange(deps)).toBe(0);
     });
 

@@ -24,6 +24,7 @@ const NOT_FOUND = { id: { code: "not_found", message: "no such incident of your 
 export const createIncidentOperation = defineOperation({
   id: "createIncident",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "Record a security incident with its breach risk assessment",
   description:
     "The incident, the four-factor assessment of 164.402(2) (nature and extent of the PHI, who received it, whether " +
@@ -49,6 +50,7 @@ export const createIncidentOperation = defineOperation({
 export const listIncidentsOperation = defineOperation({
   id: "listIncidents",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "The practice's security incidents and their notification clocks",
   description: "Most recently discovered first; `status` filters. Each with its determination and clock as of today.",
   input: ListIncidentsInputSchema,
@@ -68,6 +70,7 @@ export const listIncidentsOperation = defineOperation({
 export const getIncidentOperation = defineOperation({
   id: "getIncident",
   group: "a",
+  access: { rule: "owner", of: "incident", field: "id" },
   summary: "One security incident with its determination and notification clock",
   description: "An incident of one of your practices; any other id is 404.",
   input: IncidentIdInputSchema,
@@ -87,6 +90,7 @@ export const getIncidentOperation = defineOperation({
 export const patchIncidentOperation = defineOperation({
   id: "updateIncident",
   group: "a",
+  access: { rule: "owner", of: "incident", field: "id" },
   summary: "Move a security incident on: assessment, notices sent, status",
   description:
     "Any of the incident's fields; the record is checked whole again and the determination and clock recomputed. " +

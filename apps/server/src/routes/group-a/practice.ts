@@ -1,4 +1,4 @@
-import { GradeRecordSchema, NpiSchema, RequirementStateSchema } from "@hcs/protocol";
+import { NpiSchema, OwnerGradeRecordSchema, RequirementStateSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { administrativeFindings, administrativeRecordStates } from "../../administrative/evaluation.js";
 import { PracticeProfileSchema, readProfile } from "../../administrative/profile.js";
@@ -7,7 +7,7 @@ import { readAdministrativeSnapshot } from "../../administrative/snapshot.js";
 import { ServiceError } from "../../errors.js";
 import { defineOperation } from "../../operations/operation.js";
 import { complianceStateFor } from "../../services/compliance-state.js";
-import { countBySeverity, gradeForNpi, openFindings } from "../../services/grades.js";
+import { countBySeverity, openFindings, ownerGradeForNpi } from "../../services/grades.js";
 import { practiceOfCaller } from "../../services/practice-of-caller.js";
 
 const QuerySchema = z.strictObject({ npi: NpiSchema.optional() });
@@ -21,7 +21,7 @@ export const PracticeStatusSchema = z
     website: z.string().nullable(),
     registered_at: z.iso.datetime(),
     compliance: z.object({
-      grade: GradeRecordSchema.nullable(),
+      grade: OwnerGradeRecordSchema.nullable(),
       open_findings: z.object({ critical: count, high: count, medium: count, low: count, info: count }),
     }),
     /** The 13 requirements (hipaa.compliance_state) in brief. */
@@ -43,6 +43,7 @@ export const PracticeStatusSchema = z
 export const practiceOperation = defineOperation({
   id: "getPractice",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "Practice profile, compliance status and administrative state",
   description:
     "The profile, the grade, open findings by severity, the 13 requirements in brief and the state of the " +
@@ -68,7 +69,7 @@ export const practiceOperation = defineOperation({
     ]);
     const snapshot = await readAdministrativeSnapshot(deps, practice.npi);
     const records = administrativeRecordStates(snapshot, administrativeFindings(snapshot));
-    const grade = await gradeForNpi(deps, practice.npi).catch((err: unknown) => {
+    const grade = await ownerGradeForNpi(deps, practice.npi).catch((err: unknown) => {
       if (err instanceof ServiceError && err.code === "no_grade_yet") return null;
       throw err;
     });

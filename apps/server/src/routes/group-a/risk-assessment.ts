@@ -14,6 +14,7 @@ import { practiceOfCaller } from "../../services/practice-of-caller.js";
 export const getRiskAssessmentOperation = defineOperation({
   id: "getRiskAssessment",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "The risk-assessment questionnaire, your responses and the latest SRA",
   description:
     "The questionnaire (versioned; the seven sections of the HHS/ONC SRA Tool, each question mapped to 45 CFR " +
@@ -36,6 +37,7 @@ export const getRiskAssessmentOperation = defineOperation({
 export const submitRiskAssessmentOperation = defineOperation({
   id: "submitRiskAssessment",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "Answer the risk-assessment questionnaire and run the SRA",
   description:
     "`responses`: question id → `{answer: yes|partial|no|unknown|not_applicable, note?}`; they replace the same " +

@@ -18,6 +18,7 @@ import { practiceOfCaller } from "../../services/practice-of-caller.js";
 export const trainingStatusOperation = defineOperation({
   id: "getTrainingStatus",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "Workforce training status: who is current, due and overdue",
   description:
     "The roster with each member's last completion and next due date (30 days after hire, then yearly), the counts " +
@@ -51,6 +52,7 @@ async function trainingInput(ctx: HcsContext): Promise<unknown> {
 export const trainingRecordsOperation = defineOperation({
   id: "recordTraining",
   group: "a",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "Load the workforce roster and training completions (JSON or CSV)",
   description:
     "JSON `{npi?, members: [{member_id, name, role, hired_on, terminated_on?}], completions: [{member_id, course?, " +

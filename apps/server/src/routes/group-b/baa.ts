@@ -9,7 +9,6 @@ import {
 } from "../../administrative/business-associates.js";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
 import { defineOperation } from "../../operations/operation.js";
-import { getOwnedPractice } from "../../services/practices.js";
 
 const BaaInputSchema = z
   .strictObject({
@@ -34,6 +33,7 @@ export const baaOperation = defineOperation({
   id: "manageBusinessAssociates",
   method: "hipaa.baa",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "Business associates of a practice you own and their BAAs",
   description:
     "`action` list (default), upsert (`vendor`: name, domain?, services, phi_access, baa_status signed|pending|none|" +
@@ -50,7 +50,6 @@ export const baaOperation = defineOperation({
   rest: { method: "post", path: "/v1/a2a/baa/:npi" },
   async run({ npi, action, vendor, vendor_id }, call) {
     call.setResource(`practice:${npi}`);
-    await getOwnedPractice(call.deps, npi, call.caller!.accountId);
     if (action === "upsert") await upsertBusinessAssociate(call.deps, npi, vendor!);
     if (action === "remove") await removeBusinessAssociate(call.deps, npi, vendor_id!);
     if (action !== "list") await refreshAdministrativeAssessment(call.deps, npi);

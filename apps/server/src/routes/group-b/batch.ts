@@ -14,6 +14,7 @@ export const batchOperation = defineOperation({
   id: "batchGrades",
   method: "hipaa.batch",
   group: "b",
+  access: { rule: "any_key" },
   summary: "Grades of up to 100 practices in one call",
   description:
     `Up to ${BATCH_MAX_NPIS} NPIs (operation \`grade\`): one result per distinct NPI, the grade record or the error ` +

@@ -15,6 +15,7 @@ const TokenInput = z.strictObject({ token_id: z.string().regex(/^dpt_[0-9A-Za-z]
 export const listAgentsOperation = defineOperation({
   id: "listAgents",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "List the scanner agents of a practice you own",
   description:
     "Every agent registered for the practice, oldest first, revoked ones included (revoked_at), with host name, " +
@@ -35,6 +36,7 @@ export const listAgentsOperation = defineOperation({
 export const revokeAgentOperation = defineOperation({
   id: "revokeAgent",
   group: "b",
+  access: { rule: "owner", of: "agent", field: "agent_id" },
   summary: "Revoke a scanner agent of a practice you own",
   description:
     "No body. From then on the agent's uploads are refused with 403 agent_revoked; to enrol the host again, issue a " +
@@ -56,6 +58,7 @@ export const revokeAgentOperation = defineOperation({
 export const listDeployTokensOperation = defineOperation({
   id: "listDeployTokens",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "List the deploy tokens of a practice you own",
   description:
     "Every deploy token issued for the practice, oldest first, with uses, expiry and state (active, revoked, " +
@@ -76,6 +79,7 @@ export const listDeployTokensOperation = defineOperation({
 export const revokeDeployTokenOperation = defineOperation({
   id: "revokeDeployToken",
   group: "b",
+  access: { rule: "owner", of: "deploy_token", field: "token_id" },
   summary: "Revoke a deploy token of a practice you own",
   description:
     "No body. Registrations with the token are refused from then on with 401 deploy_token_revoked; agents it already " +

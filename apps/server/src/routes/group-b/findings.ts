@@ -6,6 +6,7 @@ export const findingsOperation = defineOperation({
   id: "listFindings",
   method: "hipaa.findings",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "Findings of a practice you own, with HIPAA controls and fixes",
   description:
     "Open (or resolved) findings of the external scan and the internal scanners, most severe first: severity, " +

@@ -11,6 +11,7 @@ const HOUR = 3_600_000;
 export const freeKeyOperation = defineOperation({
   id: "createFreeKey",
   group: "b-open",
+  access: { rule: "credential", credential: "none" },
   summary: "Get a free-tier API key (500 credits) instantly",
   description: `No credentials needed. Limited to ${FREE_KEYS_PER_IP_PER_HOUR} keys per client address per hour. The key is shown only in this response.`,
   input: FreeKeyRequestSchema,

@@ -9,6 +9,7 @@ export const gradeOperation = defineOperation({
   id: "getGrade",
   method: "hipaa.grade",
   group: "b",
+  access: { rule: "any_key" },
   summary: "Look up a practice's compliance score and letter grade",
   description:
     "The unified grade record of a practice by NPI: 0–100 score, A–F grade, per-category scores and weights, " +

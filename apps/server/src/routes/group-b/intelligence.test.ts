@@ -303,7 +303,13 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       ).filter((f) => f.check_id.startsWith("eol.") || f.check_id.startsWith("patches."));
 
     it("GET /v1/a2a/threats/{npi} lists version-confirmed and product-only KEV matches, never a fixed version", async () => {
-      const res = await get(`/v1/a2a/threats/${NPI}`, other.apiKey);
+      // Built from the practice's scanner uploads: the owner's, never another account's (and it costs them nothing).
+      const before = await balance(other.accountId);
+      const theirs = await get(`/v1/a2a/threats/${NPI}`, other.apiKey);
+      expect([theirs.status, theirs.json.error.code]).toEqual([403, "forbidden"]);
+      expect(theirs.text).not.toContain("CVE-");
+      expect(await balance(other.accountId)).toBe(before);
+      const res = await get(`/v1/a2a/threats/${NPI}`, practice.ownerKey);
       expect(res.status, res.text).toBe(200);
       expect(res.headers["x-credits-charged"]).toBe("25");
       const report = ThreatReportSchema.parse(res.json);
@@ -395,7 +401,9 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
     });
 
     it("hipaa.breach_probability explains its estimate with factors and evidence", async () => {
-      const res = await rpc("hipaa.breach_probability", { npi: NPI, size_band: "medium" }, other.apiKey);
+      const theirs = await rpc("hipaa.breach_probability", { npi: NPI, size_band: "medium" }, other.apiKey);
+      expect(theirs.json.error.data.code).toBe("forbidden");
+      const res = await rpc("hipaa.breach_probability", { npi: NPI, size_band: "medium" }, practice.ownerKey);
       expect(res.json.error).toBeUndefined();
       const p = BreachProbabilitySchema.parse(res.json.result);
       expect(p.model_version).toBe("hcs-breach-model-2026.1");

@@ -17,6 +17,7 @@ export const breachOperation = defineOperation({
   id: "getBreaches",
   method: "hipaa.breach",
   group: "b",
+  access: { rule: "any_key" },
   summary: "HHS OCR breach-portal matches for a practice",
   description:
     "Breaches of 500 or more records reported to HHS OCR that match the practice — by its registered name and state, " +
@@ -45,6 +46,7 @@ export const breachOperation = defineOperation({
 export const breachByNameOperation = defineOperation({
   id: "getBreachesByName",
   group: "b",
+  access: { rule: "any_key" },
   summary: "HHS OCR breach-portal matches for any entity, by name and state",
   description:
     "hipaa.breach for an entity that is not registered here (a practice not yet enrolled, a vendor): reports of 500 " +
@@ -68,6 +70,7 @@ export const breachByNameOperation = defineOperation({
 export const threatsOperation = defineOperation({
   id: "getThreatIntelligence",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "CISA KEV entries matching a practice's software, and its sector's breaches",
   description:
     "Known Exploited Vulnerabilities that match what the practice runs — software and versions from its scanners' " +
@@ -94,6 +97,7 @@ export const breachProbabilityOperation = defineOperation({
   id: "getBreachProbability",
   method: "hipaa.breach_probability",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "12-month probability of a reportable breach for a practice",
   description:
     "A documented, versioned estimate (docs/breach-probability.md): a base rate from HHS OCR reports for the " +

@@ -160,8 +160,8 @@ describe("POST /v1/a2a/jobs/{job_id}/cancel", () => {
     expect((await get("?status=running")).json.jobs.map((j: { job_id: string }) => j.job_id)).toEqual([ids[1]]);
   });
 
-  it("another account's job is 403 forbidden; an unknown or malformed id is 404 job_not_found", async () => {
-    expect((await cancel(ids[2]!, other.apiKey)).json.error.code).toBe("forbidden");
+  it("another account's job, an unknown or a malformed id are all 404 job_not_found", async () => {
+    expect((await cancel(ids[2]!, other.apiKey)).json.error.code).toBe("job_not_found");
     for (const id of ["7d1b1f0e-0000-4000-8000-000000000000", "nope"]) {
       const res = await cancel(id);
       expect([res.status, res.json.error.code]).toEqual([404, "job_not_found"]);

@@ -7,6 +7,7 @@ import { JobInputSchema } from "./scans.js";
 export const listJobsOperation = defineOperation({
   id: "listJobs",
   group: "b",
+  access: { rule: "own_account" },
   summary: "List your scan jobs",
   description:
     "The jobs your account dispatched, newest first (A2A ListTasks reads the same list). Filters: `status` — " +
@@ -37,6 +38,7 @@ export const listJobsOperation = defineOperation({
 export const cancelJobOperation = defineOperation({
   id: "cancelJob",
   group: "b",
+  access: { rule: "owner", of: "job", field: "job_id" },
   summary: "Cancel a scan job that has not started",
   description:
     "No body. A job still accepted (no worker has started it) fails with error.code cancelled: its credits are " +
@@ -45,7 +47,7 @@ export const cancelJobOperation = defineOperation({
     "may cancel a job. Not metered.",
   input: JobInputSchema,
   output: JobSchema,
-  errors: ["job_not_found", "forbidden", "conflict"],
+  errors: ["job_not_found", "conflict"],
   // A malformed id names nothing that exists: answered as an unknown one.
   inputErrors: { job_id: { code: "job_not_found", message: "no such job" } },
   readOnly: false,

@@ -3,6 +3,7 @@ import {
   type FindingInput,
   type FindingParsed,
   type GradeRecord,
+  type OwnerGradeRecord,
   PHASE_IDS,
   type PhaseId,
   type PhaseResult,
@@ -149,7 +150,7 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
       };
     }
 
-    async function upload(agent: TestAgent, doc: ScanResultDocument): Promise<GradeRecord> {
+    async function upload(agent: TestAgent, doc: ScanResultDocument): Promise<OwnerGradeRecord> {
       const body = JSON.stringify(doc);
       const res = await t.request("/v1/a2a/network/results", {
         method: "POST",
@@ -157,13 +158,20 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
         body,
       });
       expect(res.status, res.text).toBe(201);
-      return res.json.grade as GradeRecord;
+      return res.json.grade as OwnerGradeRecord;
     }
 
     async function grade(npi: string): Promise<GradeRecord> {
       const res = await t.request(`/v1/a2a/grade/${npi}`, { headers: { "X-API-Key": apiKey } });
       expect(res.status, res.text).toBe(200);
       return res.json as GradeRecord;
+    }
+
+    /** The grade as the owner reads it, with its internal basis: the practice status (Group A). */
+    async function ownerGrade(npi: string): Promise<OwnerGradeRecord> {
+      const res = await t.request(`/v1/practice?npi=${npi}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      expect(res.status, res.text).toBe(200);
+      return res.json.compliance.grade as OwnerGradeRecord;
     }
 
     async function openInternal(npi: string): Promise<string[]> {
@@ -174,7 +182,7 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
       return (res.json.findings as { id: string }[]).map((f) => f.id).sort();
     }
 
-    const phaseBasis = (g: GradeRecord, host: string) =>
+    const phaseBasis = (g: OwnerGradeRecord, host: string) =>
       Object.fromEntries(g.internal_basis!.hosts.find((h) => h.host === host)!.phases.map((p) => [p.phase, p]));
 
     it("keeps the disk-encryption finding and its cap through a --targets 127.0.0.0/28 --phases ports,tls scan", async () => {
@@ -240,7 +248,9 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
       expect(basis.disk_encryption).toMatchObject({ state: "current", assessed_at: at(1).toISOString(), age_days: 1 });
       expect(basis.disk_encryption!.scope).toBeUndefined();
       expect(narrow.internal_basis!.max_age_days).toBe(30);
-      expect(await grade(npi)).toEqual(narrow);
+      // The lookup any key may make answers the same record without the owner's internal basis (host names, scopes).
+      const { internal_basis: _owners, ...publicRecord } = narrow;
+      expect(await grade(npi)).toEqual(publicRecord);
       // The compliance state rests on the same per-phase results: encryption at rest is still judged from the full
       // scan's disk-encryption result (and its open finding), not "never ran" because the latest scan skipped it.
       const compliance = await t.request(`/v1/a2a/compliance/${npi}`, { headers: { "X-API-Key": apiKey } });
@@ -355,7 +365,7 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
 
       // Day 31: every result of day 0 has expired; ports (day 20) has not.
       clock = at(31);
-      const expired = await grade(npi);
+      const expired = await ownerGrade(npi);
       const basis = phaseBasis(expired, "exam-03");
       expect(basis.ports).toMatchObject({ state: "current", age_days: 11 });
       expect(basis.disk_encryption).toMatchObject({ state: "expired", age_days: 31, expires_at: at(30).toISOString() });
@@ -369,12 +379,14 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
       expect(expired.categories.network_security).toEqual({ score: 100, weight: 10 });
       // The expiry joined the history once; the next lookup reads it.
       expect(await rows()).toBe(history + 1);
-      expect(await grade(npi)).toEqual(expired);
+      expect(await ownerGrade(npi)).toEqual(expired);
+      const { internal_basis: _owners, ...publicRecord } = expired;
+      expect(await grade(npi)).toEqual(publicRecord);
       expect(await rows()).toBe(history + 1);
 
       // Day 51: the ports result has expired too; network_security is unknown.
       clock = at(51);
-      const later = await grade(npi);
+      const later = await ownerGrade(npi);
       expect(phaseBasis(later, "exam-03").ports!.state).toBe("expired");
       expect(later.coverage.internal.categories_with_data.sort()).toEqual(["asset_management", "encryption"]);
       expect(await rows()).toBe(history + 2);

@@ -38,6 +38,7 @@ const DeployOptionsSchema = z
 export const deployTokenOperation = defineOperation({
   id: "createDeployToken",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "Get a deploy token for the internal network scanner of a practice you own",
   description:
     "No body needed: the token is valid 24 hours for one registration. An optional JSON body may set expires_in_hours " +
@@ -84,6 +85,7 @@ export function installFromThisServer(deps: AppDeps) {
 export const registerAgentOperation = defineOperation({
   id: "registerAgent",
   group: "b-open",
+  access: { rule: "credential", credential: "deploy_token" },
   summary: "Register a scanner with a deploy token and its Ed25519 public key",
   description:
     "Authenticated by the deploy token (no API key). `proof` is the Ed25519 signature, with the new key, of " +
@@ -119,6 +121,7 @@ const SignedUploadSchema = z.strictObject({
 export const uploadResultsOperation = defineOperation({
   id: "uploadScanResults",
   group: "b-open",
+  access: { rule: "credential", credential: "agent_signature" },
   summary: "Upload an internal scan (signed by the scanner agent)",
   description:
     `Authenticated by the agent's Ed25519 signature (no API key): ${UPLOAD_HEADERS.agent}, ${UPLOAD_HEADERS.signature} ` +

@@ -9,15 +9,14 @@ import {
   policyDownload,
 } from "../../administrative/policies/policy-documents.js";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
-import { requireBalance } from "../../administrative/require-balance.js";
 import { defineOperation, RawBody } from "../../operations/operation.js";
-import { getOwnedPractice } from "../../services/practices.js";
 import { PolicyDownloadInputSchema } from "../group-a/policies.js";
 
 export const policiesOperation = defineOperation({
   id: "listPolicies",
   method: "hipaa.policies",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "The 24 HIPAA policies of a practice you own",
   description:
     "Each policy with status, version, generated_at and a download link; `generate` (policy ids 1–24) makes new " +
@@ -41,9 +40,9 @@ export const policiesOperation = defineOperation({
   rest: { method: "get", path: "/v1/a2a/policies/:npi" },
   async run({ npi, generate }, call) {
     call.setResource(`practice:${npi}`);
-    await getOwnedPractice(call.deps, npi, call.caller!.accountId);
     if (!generate) return listPolicies(call.deps, npi, groupBDownload);
-    await requireBalance(call.deps, call.caller!.accountId, new Set(generate).size * CREDIT_PRICES.policy_document);
+    // Paid before the documents are written: a call the balance cannot cover generates nothing.
+    await call.reserve(new Set(generate).size * CREDIT_PRICES.policy_document);
     const generated = await generatePolicies(call.deps, npi, generate);
     await refreshAdministrativeAssessment(call.deps, npi);
     return listPolicies(call.deps, npi, groupBDownload, generated);
@@ -53,6 +52,7 @@ export const policiesOperation = defineOperation({
 export const downloadPolicyOperation = defineOperation({
   id: "downloadPolicy",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "One policy document of a practice you own, as Markdown or HTML",
   description: "The latest version, or `version`; `format` markdown (default) or html. Free.",
   input: PolicyDownloadInputSchema.extend({ npi: NpiSchema }),
@@ -64,7 +64,6 @@ export const downloadPolicyOperation = defineOperation({
   rest: { method: "get", path: "/v1/a2a/policies/:npi/:number", produces: ["text/markdown", "text/html"] },
   async run({ npi, number, format, version }, call) {
     call.setResource(`policy:${npi}:${number}`);
-    await getOwnedPractice(call.deps, npi, call.caller!.accountId);
     const doc = await policyDownload(call.deps, npi, number, format, version);
     return new RawBody(doc.contentType, doc.body, { "Content-Disposition": `inline; filename="${doc.filename}"` });
   },

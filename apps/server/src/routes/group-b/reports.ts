@@ -10,6 +10,7 @@ const MEDIA_TYPES = { html: "text/html", pdf: "application/pdf" } as const;
 export const reportOperation = defineOperation({
   id: "getScanReport",
   group: "b",
+  access: { rule: "owner", of: "job", field: "job_id" },
   summary: "The compliance report of a completed full scan, as HTML or PDF",
   description:
     "The report of a completed scan job your account dispatched: executive summary (grade, score, trend), results " +

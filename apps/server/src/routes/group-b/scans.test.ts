@@ -217,7 +217,7 @@ describe("dispatch refuses bad requests with documented errors", () => {
     expect([res.status, res.json.error.code]).toEqual([403, "forbidden"]);
     const mine = await dispatch({ npi: samples.practices[1]!.npi });
     const peek = await t.request(mine.json.poll_url, { headers: { "X-API-Key": other.apiKey } });
-    expect([peek.status, peek.json.error.code]).toEqual([403, "forbidden"]);
+    expect([peek.status, peek.json.error.code]).toEqual([404, "job_not_found"]);
     const missing = await t.request("/v1/a2a/jobs/00000000-0000-4000-8000-000000000000", {
       headers: { "X-API-Key": other.apiKey },
     });

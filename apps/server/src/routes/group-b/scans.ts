@@ -14,6 +14,7 @@ export const scanOperation = defineOperation({
   id: "dispatchScan",
   method: "hipaa.scan",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "Dispatch an asynchronous compliance scan of a practice you own",
   description:
     "scan_type `full` (default): external scan of the practice's domain and website (email authentication, HTTPS and " +
@@ -64,6 +65,7 @@ export const scanOperation = defineOperation({
       a2aContextId: call.a2aContextId,
       // The audit event commits with the charge and the job (202), or with the refusal (402).
       alsoInTransaction: (trx, status) => call.auditIn(trx, status),
+      charged: (credits, balance) => call.charged(credits, balance),
     });
     call.deps.wakeWorker?.();
     return acceptance;
@@ -75,13 +77,14 @@ export const JobInputSchema = z.strictObject({ job_id: z.string().regex(/^[0-9a-
 export const getJobOperation = defineOperation({
   id: "getJob",
   group: "b",
+  access: { rule: "owner", of: "job", field: "job_id" },
   summary: "Poll a scan job",
   description:
     "Status (accepted, running, completed, failed), timestamps, attempts; on completion `result` holds the grade record, " +
     "findings and report data, on failure `error` a typed code. Only the dispatching account may read a job. Not metered.",
   input: JobInputSchema,
   output: JobSchema,
-  errors: ["job_not_found", "forbidden"],
+  errors: ["job_not_found"],
   // A malformed id names nothing that exists: answered as an unknown one.
   inputErrors: { job_id: { code: "job_not_found", message: "no such job" } },
   readOnly: true,

@@ -1,17 +1,16 @@
 import { CREDIT_PRICES, NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
-import { requireBalance } from "../../administrative/require-balance.js";
 import { ResponsesSchema } from "../../administrative/risk/answers.js";
 import { SraReportSchema } from "../../administrative/risk/sra-report.js";
 import { runSra, submitResponses } from "../../administrative/risk-assessments.js";
 import { defineOperation } from "../../operations/operation.js";
-import { getOwnedPractice } from "../../services/practices.js";
 
 export const sraOperation = defineOperation({
   id: "runRiskAssessment",
   method: "hipaa.sra",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "Security risk assessment of a practice you own",
   description:
     "A NIST SP 800-30 risk register (threat, vulnerability, likelihood, impact, level, controls in place and missing, " +
@@ -28,8 +27,8 @@ export const sraOperation = defineOperation({
   rest: { method: "post", path: "/v1/a2a/sra/:npi" },
   async run({ npi, responses }, call) {
     call.setResource(`practice:${npi}`);
-    await getOwnedPractice(call.deps, npi, call.caller!.accountId);
-    await requireBalance(call.deps, call.caller!.accountId, CREDIT_PRICES.sra);
+    // Paid before the assessment is made and stored: a call the balance cannot cover leaves nothing behind.
+    await call.reserve(CREDIT_PRICES.sra);
     if (responses && Object.keys(responses).length > 0) await submitResponses(call.deps, npi, responses);
     const report = await runSra(call.deps, npi);
     await refreshAdministrativeAssessment(call.deps, npi);

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { listBusinessAssociates } from "../../administrative/business-associates.js";
 import { validateWorkflow, WorkflowSchema } from "../../administrative/workflow-rules.js";
 import { defineOperation } from "../../operations/operation.js";
-import { getOwnedPractice } from "../../services/practices.js";
 
 const IssueSchema = z.object({
   step: z.int(),
@@ -20,6 +19,7 @@ export const validateWorkflowOperation = defineOperation({
   id: "validateWorkflow",
   method: "hipaa.validate_workflow",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi", optional: true },
   summary: "Check an ePHI workflow against HIPAA rules",
   description:
     "Steps (from, to, system, vendor?, baa?, data_types, purpose, transport, stores_data, encrypted_at_rest, " +
@@ -40,7 +40,6 @@ export const validateWorkflowOperation = defineOperation({
     let recorded = new Map<string, boolean>();
     if (npi) {
       call.setResource(`practice:${npi}`);
-      await getOwnedPractice(call.deps, npi, call.caller!.accountId);
       const list = await listBusinessAssociates(call.deps, npi);
       recorded = new Map(
         list.business_associates.map((v) => [

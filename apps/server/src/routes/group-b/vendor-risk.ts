@@ -2,12 +2,12 @@ import { CREDIT_PRICES, NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { type VendorRisk, VendorRiskSchema, vendorRiskFor } from "../../administrative/vendor-risk.js";
 import { defineOperation } from "../../operations/operation.js";
-import { getOwnedPractice } from "../../services/practices.js";
 
 export const vendorRiskOperation = defineOperation({
   id: "getVendorRisk",
   method: "hipaa.vendor_risk",
   group: "b",
+  access: { rule: "owner", of: "practice", field: "npi" },
   summary: "Risk of the vendors of a practice you own",
   description:
     "Per vendor recorded with hipaa.baa (or only `vendor_domain`): risk score (0–100) and band, BAA status, the " +
@@ -34,13 +34,13 @@ export const vendorRiskOperation = defineOperation({
       CREDIT_PRICES.vendor_risk + output.domains_scanned * CREDIT_PRICES.full_scan,
   },
   errors: ["invalid_npi", "npi_not_found", "forbidden"],
-  readOnly: true,
+  // It stores the grades of the vendor domains it scans, and each scan is paid for.
+  readOnly: false,
   openWorld: true,
   implemented: true,
   rest: { method: "get", path: "/v1/a2a/vendor-risk/:npi" },
   async run({ npi, vendor_domain }, call) {
     call.setResource(`practice:${npi}`);
-    await getOwnedPractice(call.deps, npi, call.caller!.accountId);
-    return vendorRiskFor(call.deps, npi, call.caller!.accountId, vendor_domain);
+    return vendorRiskFor(call.deps, npi, (credits) => call.reserve(credits), vendor_domain);
   },
 });

@@ -11,7 +11,7 @@ const MAX_MATCHES = 200;
 /**
  * Threat intelligence for a practice: the CISA KEV entries that match what it runs (version-confirmed matches
  * first, then product-only ones; never an entry whose stated range shows the version fixed), and the breaches its
- * sector reported. Any valid key may ask, as with a grade: the answer names products and CVEs, not findings.
+ * sector reported. Only the practice's owner may ask (the access rule of getThreatIntelligence): the software
  */
 export async function threatReport(deps: ServiceDeps, npi: string): Promise<ThreatReport> {
   const db = deps.store.db;
