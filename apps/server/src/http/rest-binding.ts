@@ -101,10 +101,17 @@ async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown
 export function writeCallMeta(ctx: HcsContext, meta: CallMeta): void {
   if (meta.rate) setRateHeaders(ctx, meta.rate);
   if (meta.retryAfter !== null) setHeader(ctx, "Retry-After", String(meta.retryAfter));
-  if (meta.charged) {
-    setHeader(ctx, "X-Credits-Charged", String(meta.charged.credits));
-    setHeader(ctx, "X-Credits-Remaining", String(meta.charged.balance));
-  }
+  if (meta.charged) writeCharged(ctx, [meta.charged]);
+}
+
+/**
+ * The credit headers of an answer that carries one or more calls (a JSON-RPC batch): what they took together, and
+ * the balance after the last of them (the lowest: one key, one account).
+ */
+export function writeCharged(ctx: HcsContext, charges: readonly { credits: number; balance: number }[]): void {
+  if (charges.length === 0) return;
+  setHeader(ctx, "X-Credits-Charged", String(charges.reduce((n, c) => n + c.credits, 0)));
+  setHeader(ctx, "X-Credits-Remaining", String(Math.min(...charges.map((c) => c.balance))));
 }
 
 /** Writes an invocation's result as the REST answer. */

@@ -18,6 +18,7 @@ function fallback(group: OperationGroup, readOnly: boolean): Operation {
     id: "unmatchedPath",
     group,
     access: { rule: "anyone" },
+    example: { error: new ServiceError("not_found", "no such resource") },
     summary: "A path or method no operation serves",
     description: "Answers 404 not_found or 405 method_not_allowed.",
     input: z.object({ error: z.instanceof(ServiceError) }),

@@ -116,6 +116,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** What it does, for agents and developers (OpenAPI, MCP tool description, A2A skill description). */
   readonly description: string;
   readonly input: I;
+  /**
+   * A valid input, for documents and for the tests generated from the catalogue (the authorization matrix calls every
+   * operation with it, on a practice and records of its own in place of the ids it names).
+   */
+  readonly example: z.input<I>;
   readonly output: O;
   readonly price?: Price;
   /** Error codes the operation itself can answer (the pipeline's own — credentials, limits, credits — are added). */

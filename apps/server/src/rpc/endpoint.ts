@@ -12,7 +12,7 @@ import {
   type WindowState,
   wouldExceed,
 } from "../http/rate-limit.js";
-import { requestGuard, writeCallMeta } from "../http/rest-binding.js";
+import { requestGuard, writeCallMeta, writeCharged } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { CallMeta, Credentials } from "../operations/invoke.js";
 import {
@@ -166,6 +166,11 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
     if (answered.every((a) => !a.meta?.rate)) await countUncalled(deps, ctx, credentials);
     const rate = tightest(answered.map((a) => a.meta));
     if (rate) setRateHeaders(ctx, rate);
+    // What the calls took, stated as REST states it (a notification's charge included: the caller paid it).
+    writeCharged(
+      ctx,
+      answered.flatMap((a) => (a.meta?.charged ? [a.meta.charged] : [])),
+    );
     const texts = answered
       .filter((a) => a.answer)
       .map((a) => responseText(a.id, a.result !== undefined ? { result: a.result } : { error: a.error! }));

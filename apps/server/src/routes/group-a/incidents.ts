@@ -25,6 +25,13 @@ export const createIncidentOperation = defineOperation({
   id: "createIncident",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: {
+    npi: "1234567893",
+    title: "Laptop stolen from a car",
+    category: "theft",
+    discovered_on: "2026-11-20",
+    phi_involved: true,
+  },
   summary: "Record a security incident with its breach risk assessment",
   description:
     "The incident, the four-factor assessment of 164.402(2) (nature and extent of the PHI, who received it, whether " +
@@ -51,6 +58,7 @@ export const listIncidentsOperation = defineOperation({
   id: "listIncidents",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893" },
   summary: "The practice's security incidents and their notification clocks",
   description: "Most recently discovered first; `status` filters. Each with its determination and clock as of today.",
   input: ListIncidentsInputSchema,
@@ -71,6 +79,7 @@ export const getIncidentOperation = defineOperation({
   id: "getIncident",
   group: "a",
   access: { rule: "owner", of: "incident", field: "id" },
+  example: { id: "inc_0123456789abcdef" },
   summary: "One security incident with its determination and notification clock",
   description: "An incident of one of your practices; any other id is 404.",
   input: IncidentIdInputSchema,
@@ -87,10 +96,17 @@ export const getIncidentOperation = defineOperation({
   },
 });
 
+// A named value: the schema's fields are built from a record, which a literal's excess-property check cannot see.
+const PATCH_EXAMPLE: { id: string } & Record<string, unknown> = {
+  id: "inc_0123456789abcdef",
+  summary: "The laptop was encrypted; the key was not with it.",
+};
+
 export const patchIncidentOperation = defineOperation({
   id: "updateIncident",
   group: "a",
   access: { rule: "owner", of: "incident", field: "id" },
+  example: PATCH_EXAMPLE,
   summary: "Move a security incident on: assessment, notices sent, status",
   description:
     "Any of the incident's fields; the record is checked whole again and the determination and clock recomputed. " +

@@ -17,6 +17,7 @@ export const listPoliciesGroupAOperation = defineOperation({
   id: "listPracticePolicies",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893" },
   summary: "The 24 HIPAA policies: status, version, review date, downloads",
   description:
     "Each of the 24 policies with its latest version, how many versions exist, when it is due for review and its Markdown and HTML downloads.",
@@ -38,6 +39,7 @@ export const generatePoliciesGroupAOperation = defineOperation({
   id: "generatePracticePolicies",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893", policies: [1] },
   summary: "Generate new versions of the practice's policies from its facts",
   description:
     "`policies` (numbers 1–24, default all) are written from the practice's facts — name, size, the security and " +
@@ -74,6 +76,7 @@ export const downloadPolicyGroupAOperation = defineOperation({
   id: "downloadPracticePolicy",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893", number: 1, format: "markdown" },
   summary: "One policy document as Markdown or HTML",
   description: "The latest version, or `version`; `format` markdown (default) or html. 404 before it was generated.",
   input: PolicyDownloadInputSchema.extend({ npi: NpiSchema.optional() }),

@@ -44,6 +44,7 @@ export const practiceOperation = defineOperation({
   id: "getPractice",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893" },
   summary: "Practice profile, compliance status and administrative state",
   description:
     "The profile, the grade, open findings by severity, the 13 requirements in brief and the state of the " +

@@ -15,6 +15,7 @@ export const getRiskAssessmentOperation = defineOperation({
   id: "getRiskAssessment",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893" },
   summary: "The risk-assessment questionnaire, your responses and the latest SRA",
   description:
     "The questionnaire (versioned; the seven sections of the HHS/ONC SRA Tool, each question mapped to 45 CFR " +
@@ -38,6 +39,7 @@ export const submitRiskAssessmentOperation = defineOperation({
   id: "submitRiskAssessment",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893", responses: {} },
   summary: "Answer the risk-assessment questionnaire and run the SRA",
   description:
     "`responses`: question id → `{answer: yes|partial|no|unknown|not_applicable, note?}`; they replace the same " +

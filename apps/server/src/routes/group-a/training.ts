@@ -19,6 +19,7 @@ export const trainingStatusOperation = defineOperation({
   id: "getTrainingStatus",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: { npi: "1234567893" },
   summary: "Workforce training status: who is current, due and overdue",
   description:
     "The roster with each member's last completion and next due date (30 days after hire, then yearly), the counts " +
@@ -53,6 +54,11 @@ export const trainingRecordsOperation = defineOperation({
   id: "recordTraining",
   group: "a",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: {
+    npi: "1234567893",
+    members: [{ member_id: "m-001", name: "Front Desk", role: "reception", hired_on: "2025-01-06" }],
+    completions: [{ member_id: "m-001", completed_on: "2026-01-15" }],
+  },
   summary: "Load the workforce roster and training completions (JSON or CSV)",
   description:
     "JSON `{npi?, members: [{member_id, name, role, hired_on, terminated_on?}], completions: [{member_id, course?, " +

@@ -14,6 +14,7 @@ export const latestCheckpointOperation = defineOperation({
   id: "getLatestAuditCheckpoint",
   group: "b",
   access: { rule: "any_key" },
+  example: {},
   summary: "The audit log's latest signed checkpoint",
   description:
     "The log's size and RFC 9162 tree head as a C2SP tlog-checkpoint signed by the log's Ed25519 key (a signed " +
@@ -37,6 +38,7 @@ export const auditProofOperation = defineOperation({
   id: "getAuditEventProof",
   group: "b",
   access: { rule: "own_account" },
+  example: { id: "1" },
   summary: "One of your audit events with its inclusion proof",
   description:
     "The event as the log hashed it (audit record v1), its leaf index and hash, the RFC 9162 inclusion proof to the " +
@@ -63,6 +65,7 @@ export const evidenceOperation = defineOperation({
   method: "hipaa.evidence",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", requirement: 2 },
   summary: "Evidence per compliance requirement, with audit inclusion proofs",
   description:
     "For each of the 13 requirements (or one: `requirement`), its state and evidence as hipaa.compliance_state " +

@@ -34,6 +34,7 @@ export const baaOperation = defineOperation({
   method: "hipaa.baa",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", action: "list" },
   summary: "Business associates of a practice you own and their BAAs",
   description:
     "`action` list (default), upsert (`vendor`: name, domain?, services, phi_access, baa_status signed|pending|none|" +

@@ -15,6 +15,7 @@ export const batchOperation = defineOperation({
   method: "hipaa.batch",
   group: "b",
   access: { rule: "any_key" },
+  example: { npis: ["1234567893", "1245319599"], operation: "grade" },
   summary: "Grades of up to 100 practices in one call",
   description:
     `Up to ${BATCH_MAX_NPIS} NPIs (operation \`grade\`): one result per distinct NPI, the grade record or the error ` +

@@ -9,6 +9,7 @@ export const complianceStateOperation = defineOperation({
   method: "hipaa.compliance_state",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "The 13 HIPAA requirements of a practice you own: met, partial, not met or unknown",
   description:
     "For each of the 13 requirements (encryption at rest, MFA, segmentation, asset inventory, patching, backups, " +
@@ -34,6 +35,7 @@ export const complianceDeltaOperation = defineOperation({
   method: "hipaa.compliance_delta",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "What changed between two assessments of a practice you own",
   description:
     "Score and grade change, each category's change, and the findings first seen or resolved in between. Without " +

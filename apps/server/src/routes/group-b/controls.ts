@@ -16,6 +16,7 @@ export const controlsOperation = defineOperation({
   method: "hipaa.get_controls",
   group: "b",
   access: { rule: "any_key" },
+  example: { requirement: "encryption_at_rest" },
   summary: "The HIPAA Security Rule controls and how HCS verifies each",
   description:
     "Standards and implementation specifications of 45 CFR 164.308, 164.310, 164.312 and 164.316: required or " +

@@ -16,6 +16,7 @@ export const listAgentsOperation = defineOperation({
   id: "listAgents",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "List the scanner agents of a practice you own",
   description:
     "Every agent registered for the practice, oldest first, revoked ones included (revoked_at), with host name, " +
@@ -37,6 +38,7 @@ export const revokeAgentOperation = defineOperation({
   id: "revokeAgent",
   group: "b",
   access: { rule: "owner", of: "agent", field: "agent_id" },
+  example: { agent_id: "agt_0123456789abcdef" },
   summary: "Revoke a scanner agent of a practice you own",
   description:
     "No body. From then on the agent's uploads are refused with 403 agent_revoked; to enrol the host again, issue a " +
@@ -59,6 +61,7 @@ export const listDeployTokensOperation = defineOperation({
   id: "listDeployTokens",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "List the deploy tokens of a practice you own",
   description:
     "Every deploy token issued for the practice, oldest first, with uses, expiry and state (active, revoked, " +
@@ -80,6 +83,7 @@ export const revokeDeployTokenOperation = defineOperation({
   id: "revokeDeployToken",
   group: "b",
   access: { rule: "owner", of: "deploy_token", field: "token_id" },
+  example: { token_id: "dpt_0123456789abcdef" },
   summary: "Revoke a deploy token of a practice you own",
   description:
     "No body. Registrations with the token are refused from then on with 401 deploy_token_revoked; agents it already " +

@@ -7,6 +7,7 @@ export const findingsOperation = defineOperation({
   method: "hipaa.findings",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", severity: ["critical", "high"], limit: 50 },
   summary: "Findings of a practice you own, with HIPAA controls and fixes",
   description:
     "Open (or resolved) findings of the external scan and the internal scanners, most severe first: severity, " +

@@ -12,6 +12,7 @@ export const freeKeyOperation = defineOperation({
   id: "createFreeKey",
   group: "b-open",
   access: { rule: "credential", credential: "none" },
+  example: { email: "it@riverside-family.example", organization: "Riverside Family Medicine" },
   summary: "Get a free-tier API key (500 credits) instantly",
   description: `No credentials needed. Limited to ${FREE_KEYS_PER_IP_PER_HOUR} keys per client address per hour. The key is shown only in this response.`,
   input: FreeKeyRequestSchema,

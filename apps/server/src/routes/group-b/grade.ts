@@ -10,6 +10,7 @@ export const gradeOperation = defineOperation({
   method: "hipaa.grade",
   group: "b",
   access: { rule: "any_key" },
+  example: { npi: "1234567893" },
   summary: "Look up a practice's compliance score and letter grade",
   description:
     "The unified grade record of a practice by NPI: 0–100 score, A–F grade, per-category scores and weights, " +

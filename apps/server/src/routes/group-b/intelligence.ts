@@ -18,6 +18,7 @@ export const breachOperation = defineOperation({
   method: "hipaa.breach",
   group: "b",
   access: { rule: "any_key" },
+  example: { npi: "1234567893" },
   summary: "HHS OCR breach-portal matches for a practice",
   description:
     "Breaches of 500 or more records reported to HHS OCR that match the practice — by its registered name and state, " +
@@ -47,6 +48,7 @@ export const breachByNameOperation = defineOperation({
   id: "getBreachesByName",
   group: "b",
   access: { rule: "any_key" },
+  example: { name: "Riverside Family Medicine", state: "OH" },
   summary: "HHS OCR breach-portal matches for any entity, by name and state",
   description:
     "hipaa.breach for an entity that is not registered here (a practice not yet enrolled, a vendor): reports of 500 " +
@@ -71,6 +73,7 @@ export const threatsOperation = defineOperation({
   id: "getThreatIntelligence",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "CISA KEV entries matching a practice's software, and its sector's breaches",
   description:
     "Known Exploited Vulnerabilities that match what the practice runs — software and versions from its scanners' " +
@@ -98,6 +101,7 @@ export const breachProbabilityOperation = defineOperation({
   method: "hipaa.breach_probability",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", size_band: "small" },
   summary: "12-month probability of a reportable breach for a practice",
   description:
     "A documented, versioned estimate (docs/breach-probability.md): a base rate from HHS OCR reports for the " +

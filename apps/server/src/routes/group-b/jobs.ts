@@ -8,6 +8,7 @@ export const listJobsOperation = defineOperation({
   id: "listJobs",
   group: "b",
   access: { rule: "own_account" },
+  example: { status: "completed", limit: 20 },
   summary: "List your scan jobs",
   description:
     "The jobs your account dispatched, newest first (A2A ListTasks reads the same list). Filters: `status` — " +
@@ -39,6 +40,7 @@ export const cancelJobOperation = defineOperation({
   id: "cancelJob",
   group: "b",
   access: { rule: "owner", of: "job", field: "job_id" },
+  example: { job_id: "7d1b1f0e-5b7a-4c1e-9f3a-2b9c8e4d6a10" },
   summary: "Cancel a scan job that has not started",
   description:
     "No body. A job still accepted (no worker has started it) fails with error.code cancelled: its credits are " +

@@ -39,6 +39,7 @@ export const deployTokenOperation = defineOperation({
   id: "createDeployToken",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", max_uses: 1, expires_in_hours: 24 },
   summary: "Get a deploy token for the internal network scanner of a practice you own",
   description:
     "No body needed: the token is valid 24 hours for one registration. An optional JSON body may set expires_in_hours " +
@@ -86,6 +87,14 @@ export const registerAgentOperation = defineOperation({
   id: "registerAgent",
   group: "b-open",
   access: { rule: "credential", credential: "deploy_token" },
+  example: {
+    deploy_token: "hcs_dt_example",
+    public_key: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+    proof: "A".repeat(86),
+    hostname: "frontdesk-01",
+    platform: "linux",
+    scanner_version: "0.1.0",
+  },
   summary: "Register a scanner with a deploy token and its Ed25519 public key",
   description:
     "Authenticated by the deploy token (no API key). `proof` is the Ed25519 signature, with the new key, of " +
@@ -122,6 +131,12 @@ export const uploadResultsOperation = defineOperation({
   id: "uploadScanResults",
   group: "b-open",
   access: { rule: "credential", credential: "agent_signature" },
+  example: {
+    agent_id: "agt_0123456789abcdef",
+    signature: "A".repeat(86),
+    idempotency_key: "3f7e0c5e-1d2a-4b8c-9e6f-0a1b2c3d4e5f",
+    body: Buffer.from("{}"),
+  },
   summary: "Upload an internal scan (signed by the scanner agent)",
   description:
     `Authenticated by the agent's Ed25519 signature (no API key): ${UPLOAD_HEADERS.agent}, ${UPLOAD_HEADERS.signature} ` +

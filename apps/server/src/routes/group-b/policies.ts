@@ -17,6 +17,7 @@ export const policiesOperation = defineOperation({
   method: "hipaa.policies",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "The 24 HIPAA policies of a practice you own",
   description:
     "Each policy with status, version, generated_at and a download link; `generate` (policy ids 1–24) makes new " +
@@ -53,6 +54,7 @@ export const downloadPolicyOperation = defineOperation({
   id: "downloadPolicy",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", number: 1, format: "markdown" },
   summary: "One policy document of a practice you own, as Markdown or HTML",
   description: "The latest version, or `version`; `format` markdown (default) or html. Free.",
   input: PolicyDownloadInputSchema.extend({ npi: NpiSchema }),

@@ -11,6 +11,7 @@ export const reportOperation = defineOperation({
   id: "getScanReport",
   group: "b",
   access: { rule: "owner", of: "job", field: "job_id" },
+  example: { job_id: "7d1b1f0e-5b7a-4c1e-9f3a-2b9c8e4d6a10", format: "html" },
   summary: "The compliance report of a completed full scan, as HTML or PDF",
   description:
     "The report of a completed scan job your account dispatched: executive summary (grade, score, trend), results " +

@@ -15,6 +15,7 @@ export const scanOperation = defineOperation({
   method: "hipaa.scan",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893", scan_type: "full" },
   summary: "Dispatch an asynchronous compliance scan of a practice you own",
   description:
     "scan_type `full` (default): external scan of the practice's domain and website (email authentication, HTTPS and " +
@@ -78,6 +79,7 @@ export const getJobOperation = defineOperation({
   id: "getJob",
   group: "b",
   access: { rule: "owner", of: "job", field: "job_id" },
+  example: { job_id: "7d1b1f0e-5b7a-4c1e-9f3a-2b9c8e4d6a10" },
   summary: "Poll a scan job",
   description:
     "Status (accepted, running, completed, failed), timestamps, attempts; on completion `result` holds the grade record, " +

@@ -11,6 +11,7 @@ export const sraOperation = defineOperation({
   method: "hipaa.sra",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "Security risk assessment of a practice you own",
   description:
     "A NIST SP 800-30 risk register (threat, vulnerability, likelihood, impact, level, controls in place and missing, " +

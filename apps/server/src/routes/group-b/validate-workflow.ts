@@ -20,6 +20,14 @@ export const validateWorkflowOperation = defineOperation({
   method: "hipaa.validate_workflow",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi", optional: true },
+  example: {
+    npi: "1234567893",
+    workflow: {
+      steps: [
+        { from: "front desk", to: "billing service", system: "Claims portal", data_types: ["insurance"], transport: "https" },
+      ],
+    },
+  },
   summary: "Check an ePHI workflow against HIPAA rules",
   description:
     "Steps (from, to, system, vendor?, baa?, data_types, purpose, transport, stores_data, encrypted_at_rest, " +

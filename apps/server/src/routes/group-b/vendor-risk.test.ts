@@ -7,6 +7,7 @@ import { vendorRiskScore } from "../../administrative/vendor-risk.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../../sample-practices/index.js";
 import { importHhsBreaches } from "../../services/intel/feed-imports.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
+import { shouldRunPostgres } from "../../test-support/postgres.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
 // The vendors' domains are sample practices served on loopback (their own DNS and CA): no traffic leaves the host.
@@ -133,3 +134,100 @@ describe("hipaa.vendor_risk", () => {
     });
   });
 });
+
+/** Ten calls at once on one balance: exactly the work the balance pays for is done, and every credit is accounted. */
+function raceSuite(engine: "sqlite" | "postgres") {
+  describe(`concurrent paid calls on ${engine}`, () => {
+    let server: TestServer;
+    let dir: string;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), "hcs-vendor-race-"));
+      server = await startTestServer({ engine, env: samplePracticesEnv(samples, dir) });
+    }, 60_000);
+    afterAll(async () => {
+      await server?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const ledgerSum = async (accountId: string) =>
+      Number(
+        (
+          await server.server.deps.store.db
+            .selectFrom("credit_ledger")
+            .select((eb) => eb.fn.sum<number>("delta").as("sum"))
+            .where("account_id", "=", accountId)
+            .executeTakeFirstOrThrow()
+        ).sum,
+      );
+    const balanceOf = async (accountId: string) =>
+      (
+        await server.server.deps.store.db
+          .selectFrom("accounts")
+          .select("credits")
+          .where("id", "=", accountId)
+          .executeTakeFirstOrThrow()
+      ).credits;
+
+    it("ten vendor-risk calls on 175 credits: one scans and is charged 175, nine are refused 402 without scanning", async () => {
+      const racer = await accountWithKey(server.server.deps, { plan: "professional", credits: 175, tier: "bulk" });
+      // The account's opening grant is its first ledger row: the ledger sums to the balance throughout.
+      expect(await ledgerSum(racer.accountId)).toBe(175);
+      const npi = engine === "sqlite" ? "1306849450" : "1417928557";
+      await gradedPractice(server.server.deps, racer.accountId, npi);
+      const domains = samples.practices.map((p) => p.domain);
+      const connections = (npi: string) => [...samples.connectionCounts(npi).values()].reduce((n, c) => n + c, 0);
+      const before = samples.practices.map((p) => connections(p.npi));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          server.request(`/v1/a2a/vendor-risk/${npi}?vendor_domain=${domains[i % domains.length]}`, {
+            headers: { "X-API-Key": racer.apiKey },
+            timeoutMs: 90_000,
+          }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([200, ...Array(9).fill(402)]);
+      const paid = answers.find((a) => a.status === 200)!;
+      expect([paid.headers["x-credits-charged"], paid.headers["x-credits-remaining"]]).toEqual(["175", "0"]);
+      expect(paid.json.domains_scanned).toBe(1);
+      for (const refused of answers.filter((a) => a.status === 402))
+        expect(refused.json.error.code).toBe("insufficient_credits");
+      // Only the paid call reached a vendor's servers.
+      const reached = samples.practices.filter((p, i) => connections(p.npi) > before[i]!);
+      expect(reached).toHaveLength(1);
+      expect(await balanceOf(racer.accountId)).toBe(0);
+      expect(await ledgerSum(racer.accountId)).toBe(0);
+    }, 120_000);
+
+    it("a reservation a call does not use is refunded: a domain graded meanwhile costs only the lookup", async () => {
+      const owner2 = await accountWithKey(server.server.deps, { plan: "professional", credits: 1000, tier: "bulk" });
+      const npi = engine === "sqlite" ? "1245319599" : "1609837921";
+      await gradedPractice(server.server.deps, owner2.accountId, npi);
+      const domain = samples.practices[2]!.domain;
+      // Two at once for the same new domain: both reserve a scan; the domain's grade is stored by whichever scans
+      // first, and each pays for what it did — at most one scan each, never more than reserved.
+      const [a, b] = await Promise.all(
+        [0, 1].map(() =>
+          server.request(`/v1/a2a/vendor-risk/${npi}?vendor_domain=${domain}`, {
+            headers: { "X-API-Key": owner2.apiKey },
+            timeoutMs: 90_000,
+          }),
+        ),
+      );
+      for (const r of [a!, b!]) {
+        expect(r.status, r.text).toBe(200);
+        expect(Number(r.headers["x-credits-charged"])).toBe(25 + 150 * r.json.domains_scanned);
+      }
+      const third = await server.request(`/v1/a2a/vendor-risk/${npi}?vendor_domain=${domain}`, {
+        headers: { "X-API-Key": owner2.apiKey },
+      });
+      expect([third.headers["x-credits-charged"], third.json.domains_scanned]).toEqual(["25", 0]);
+      const charged = [a!, b!, third].reduce((n, r) => n + Number(r.headers["x-credits-charged"]), 0);
+      expect(await balanceOf(owner2.accountId)).toBe(1000 - charged);
+      expect(await ledgerSum(owner2.accountId)).toBe(1000 - charged);
+    }, 120_000);
+  });
+}
+
+raceSuite("sqlite");
+describe.skipIf(!(await shouldRunPostgres()))("postgres", () => raceSuite("postgres"));

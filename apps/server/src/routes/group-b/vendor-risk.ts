@@ -8,6 +8,7 @@ export const vendorRiskOperation = defineOperation({
   method: "hipaa.vendor_risk",
   group: "b",
   access: { rule: "owner", of: "practice", field: "npi" },
+  example: { npi: "1234567893" },
   summary: "Risk of the vendors of a practice you own",
   description:
     "Per vendor recorded with hipaa.baa (or only `vendor_domain`): risk score (0–100) and band, BAA status, the " +

@@ -27,6 +27,7 @@ export const reputationOperation = defineOperation({
   method: "hipaa.reputation",
   group: "public",
   access: { rule: "anyone" },
+  example: {},
   summary: "Public reputation snapshot with a SHA-256 integrity hash",
   description:
     "Totals computed from the service's store and process (scans, practices, findings, breaches tracked, documents " +
