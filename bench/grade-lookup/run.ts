@@ -342,6 +342,39 @@ async function chargesWithoutAudit(store: Store): Promise<string> {
   return `${events?.n} audit events; grade charges without their audit event: ${orphans?.n}`;
 }
 
+/**
+ * BENCH_BASELINE_SERVER (the path of another build's `apps/server/dist/bin.js`, e.g. main's in a git worktree): its
+ * REST row beside this build's, on a copy of the same data, in the same interleaved rounds (BENCH_ROWS=rest) — how a
+ * change moved the lookup, measured in one run rather than across runs of a noisy machine. The other build must
+ * accept this build's store (no migration it does not know).
+ */
+async function baselineBuildRow(dataDir: string, keys: string[], request: Request) {
+  const bin = process.env.BENCH_BASELINE_SERVER;
+  if (!bin) return null;
+  const dir = `${dataDir}-baseline-build`;
+  cpSync(dataDir, dir, { recursive: true });
+  const proc = await spawnNode(
+    [bin, "serve"],
+    { HCS_DATA_DIR: dir, HCS_PORT: "0", HCS_LOG_LEVEL: "warn" },
+    /listening on (https:\/\/\S+)/,
+  );
+  const row: Row = {
+    name: "baseline build (SQLite)",
+    url: proc.match[1]!,
+    ca: readFileSync(join(dir, "tls", "ca.crt"), "utf8"),
+    pid: proc.proc.child.pid!,
+    keys,
+    request,
+  };
+  return {
+    row,
+    async stop() {
+      await proc.proc.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-bench-grade-"));
   // The PostgreSQL row (its own server, its own schema, the same data) runs when PostgreSQL is reachable.
@@ -441,12 +474,17 @@ async function main() {
         : [];
       if (ROWS === "rest" || ROWS === "pg") {
         if (ROWS === "pg" && pgRow.length === 0) throw new Error("BENCH_ROWS=pg needs PostgreSQL");
-        const [bareRow, fullRow] = await measure([
+        const baselineRow = ROWS === "rest" ? await baselineBuildRow(dataDir, keys, get) : null;
+        const [bareRow, fullRow, baselineResult] = await measure([
           { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
           ROWS === "pg" ? pgRow[0]! : { name: "full pipeline (SQLite)", ...server, request: get },
+          ...(baselineRow ? [baselineRow.row] : []),
         ]);
-        printTable([bareRow!, fullRow!]);
+        printTable([bareRow!, fullRow!, ...(baselineResult ? [baselineResult] : [])]);
         console.log(`ratio full/bare throughput: ${(fullRow!.rps / bareRow!.rps).toFixed(2)}`);
+        if (baselineResult)
+          console.log(`ratio full/baseline build throughput: ${(fullRow!.rps / baselineResult.rps).toFixed(2)}`);
+        await baselineRow?.stop();
         return;
       }
       if (ROWS === "rpc") {

@@ -274,7 +274,9 @@ class Call implements AuditSource, OperationCall {
         const query = inv.transport === "rest" && operation.rest?.method === "get";
         throw inputError(parsed.error, raw, operation.inputErrors, query ? "invalid_query" : "invalid_body");
       }
-      await enforceAccess(deps, operation.access, parsed.data, who?.accountId ?? null);
+      // Only an owner's rule reads anything (the hot path's public lookups skip the await).
+      if (operation.access.rule === "owner")
+        await enforceAccess(deps, operation.access, parsed.data, who?.accountId ?? null);
       const output = await operation.run(parsed.data, this);
       const credits = who ? creditsOf(operation, parsed.data, output) : 0;
       // A reservation pays for the call first; the settlement takes only what the price came to beyond it.
