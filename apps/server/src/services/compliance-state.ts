@@ -7,7 +7,7 @@ import {
   SEVERITIES,
   type Severity,
 } from "@hcs/protocol";
-import { administrativeFindings, administrativeRecordStates } from "../administrative/evaluation.js";
+import { administrativeRecordStates } from "../administrative/evaluation.js";
 import { readAdministrativeSnapshotIn } from "../administrative/snapshot.js";
 import type { Executor } from "../store/hot-sql.js";
 import type { ServiceDeps } from "./deps.js";
@@ -239,7 +239,12 @@ export async function readPracticeEvidenceIn(db: Executor, npi: string, now: Dat
   }
   const snapshot = await readAdministrativeSnapshotIn(db, npi, now);
   return {
-    administrative: administrativeRecordStates(snapshot, administrativeFindings(snapshot)),
+    // Each record cites the practice's stored open findings (those the grade counted and hipaa.findings lists), not
+    // a fresh evaluation's: a requirement never points at a finding no grade, report or list holds.
+    administrative: administrativeRecordStates(
+      snapshot,
+      findings.filter((f) => f.source === "administrative").map((f) => ({ id: f.finding_id, check_id: f.check_id })),
+    ),
     assessments: assessments.map((a) => ({
       reference: a.reference,
       source: a.source,
