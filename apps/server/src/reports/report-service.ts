@@ -1,7 +1,7 @@
 import { type Grade, JobResultSchema } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { accountLoggingEvents } from "../audit/evidence.js";
-import { ServiceError } from "../errors.js";
+import { isServiceError, ServiceError } from "../errors.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { currentGradeStanding, gradeStanding, sameStanding } from "../services/grade-standing.js";
@@ -60,25 +60,21 @@ export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accou
       .then((g) => (g?.id == null ? null : Number(g.id))));
   // The practice's standing now, as the dashboard and the API state it (read before the latest row: a lookup may
   // append the grade an expired internal result changed).
-  const current = await currentGradeStanding(deps, row.npi);
+  const current = await currentGradeStanding(deps, row.npi).catch((err: unknown) => {
+    // A practice removed since has no grade now: the report still shows its scan.
+    if (isServiceError(err) && err.code === "npi_not_found") return null;
+    throw err;
+  });
   const [history, latest, checkpoint] = await Promise.all([
-    gradeId === null
-      ? db
-          .selectFrom("grades")
-          .select(["computed_at", "compliance_score", "grade"])
-          .where("npi", "=", row.npi)
-          .where("computed_at", "<=", completedAt)
-          .orderBy("id", "desc")
-          .limit(TREND_POINTS)
-          .execute()
-      : db
-          .selectFrom("grades")
-          .select(["computed_at", "compliance_score", "grade"])
-          .where("npi", "=", row.npi)
-          .where("id", "<=", gradeId)
-          .orderBy("id", "desc")
-          .limit(TREND_POINTS)
-          .execute(),
+    db
+      .selectFrom("grades")
+      .select(["computed_at", "compliance_score", "grade"])
+      .where("npi", "=", row.npi)
+      .$if(gradeId === null, (q) => q.where("computed_at", "<=", completedAt))
+      .$if(gradeId !== null, (q) => q.where("id", "<=", gradeId!))
+      .orderBy("id", "desc")
+      .limit(TREND_POINTS)
+      .execute(),
     db
       .selectFrom("grades")
       .select((eb) => eb.fn.max("id").as("id"))
@@ -91,7 +87,8 @@ export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accou
   ]);
   const latestId = latest?.id == null ? null : Number(latest.id);
   const newer =
-    gradeId === null || latestId !== gradeId || !sameStanding(current, gradeStanding(result, result.findings))
+    current &&
+    (gradeId === null || latestId !== gradeId || !sameStanding(current, gradeStanding(result, result.findings)))
       ? current
       : null;
   const generatedAt = deps.now().toISOString();
