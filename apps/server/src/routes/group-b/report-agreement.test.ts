@@ -294,6 +294,13 @@ function reportSuite(engine: "sqlite" | "postgres") {
       expect(newerStanding(html)).toBeNull();
       // Its requirements assess the internal evidence the grade rests on.
       expect(html).toMatch(/Scanner phase: [^<]*?: (met|partial|not met) —/);
+      // Every proof it points at is the reader's to fetch (the upload's too): pending until a checkpoint, never 404.
+      const proofs = [...html.matchAll(/<code>(\/v1\/a2a\/audit\/events\/\d+\/proof)<\/code>/g)].map((m) => m[1]!);
+      expect(proofs.length).toBeGreaterThanOrEqual(2);
+      for (const path of proofs) {
+        const res = await get(path);
+        expect(res.status === 200 || res.json.error?.code === "not_checkpointed", `${path}: ${res.text}`).toBe(true);
+      }
       if (hasPdftotext) {
         const pdf = await reportPdfText(latest);
         expect(scanStanding(pdf)).toEqual(api);
