@@ -195,7 +195,7 @@ export interface RecordEvidence {
  */
 export function administrativeRecordStates(
   s: AdministrativeSnapshot,
-  findings: readonly FindingParsed[],
+  findings: readonly Pick<FindingParsed, "id" | "check_id">[],
 ): Record<"risk_assessment" | "policies" | "training" | "baa" | "incidents", RecordEvidence> {
   const ids = (prefix: string) =>
     findings.filter((f) => f.check_id.startsWith(`administrative.${prefix}`)).map((f) => f.id);

@@ -1,13 +1,22 @@
 import type { ServiceDeps } from "../services/deps.js";
+import type { Executor } from "../store/hot-sql.js";
 import { dateOf } from "./calendar-date.js";
 import type { AdministrativeSnapshot } from "./evaluation.js";
 import { incidentView } from "./incidents.js";
 import { trainingSummary } from "./training-status.js";
 
 /** Reads what the practice has recorded (SRA, questionnaire, policies, roster, vendors, incidents) as of now. */
-export async function readAdministrativeSnapshot(deps: ServiceDeps, npi: string): Promise<AdministrativeSnapshot> {
-  const db = deps.store.db;
-  const today = dateOf(deps.now());
+export function readAdministrativeSnapshot(deps: ServiceDeps, npi: string): Promise<AdministrativeSnapshot> {
+  return readAdministrativeSnapshotIn(deps.store.db, npi, deps.now());
+}
+
+/** {@link readAdministrativeSnapshot} through `db` (the store or a transaction), as of `now`. */
+export async function readAdministrativeSnapshotIn(
+  db: Executor,
+  npi: string,
+  now: Date,
+): Promise<AdministrativeSnapshot> {
+  const today = dateOf(now);
   const [assessments, policies, roster, completions, vendors, incidents] = await Promise.all([
     db
       .selectFrom("risk_assessments")

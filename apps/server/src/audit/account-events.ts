@@ -37,8 +37,9 @@ const viewOf = (e: EventRow): AccountAuditEvent => ({
 });
 
 /**
- * The account's most recent audit events, newest first: the events whose actor is the account — the same rule
- * `auditProofFor` applies, so every listed event has a proof the account may fetch. Walks the log backwards by id
+ * The account's most recent audit events, newest first: the events whose actor is the account, each of which
+ * `auditProofFor` proves to it (audit/event-owner.ts; it also proves the scanner uploads of the account's
+ * practices, which hipaa.evidence lists). Walks the log backwards by id
  * (the primary key) and stops at `limit`; there is no index on the actor, which an account with few events in a
  * very large log would feel (see docs/portal.md).
  */

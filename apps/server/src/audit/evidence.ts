@@ -5,6 +5,7 @@ import { assessRequirements, readPracticeEvidence } from "../services/compliance
 import { getOwnedPractice } from "../services/practices.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { eventsOfAccount } from "./event-owner.js";
 import { EVIDENCE_OPERATIONS } from "./evidence-operations.js";
 import { auditProofsFor } from "./proofs.js";
 
@@ -37,7 +38,7 @@ export async function evidenceFor(deps: AppDeps, query: EvidenceQuery, accountId
       ),
     ),
   );
-  const events = await loggingEvents(deps, [...wanted]);
+  const events = await accountLoggingEvents(deps, [...wanted], accountId);
   const proofs = await auditProofsFor(deps, [...events.values()]);
 
   const recordOf = (ref: string): EvidenceRecord => {
@@ -79,6 +80,21 @@ export async function loggingEvents(
   const rows = await loggingEventsQuery(deps.store, refs).execute();
   for (const row of rows) if (row.resource && !out.has(row.resource)) out.set(row.resource, row);
   return out;
+}
+
+/**
+ * {@link loggingEvents} that are the account's by the rule the proof endpoint applies (audit/event-owner.ts), so
+ * every event listed has a proof the account may fetch; a record whose event is not the account's reads as not
+ * logged.
+ */
+export async function accountLoggingEvents(
+  deps: Pick<AppDeps, "store">,
+  refs: readonly string[],
+  accountId: string,
+): Promise<Map<string, Selectable<AuditEventsTable>>> {
+  const events = await loggingEvents(deps, refs);
+  const mine = await eventsOfAccount(deps.store.db, [...events.values()], accountId);
+  return new Map([...events].filter(([, e]) => mine.has(Number(e.id))));
 }
 
 /**

@@ -12,6 +12,7 @@ import { ServiceError } from "../errors.js";
 import { auditRecordOf } from "../services/audit.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { eventsOfAccount } from "./event-owner.js";
 import { readLeafHashes } from "./leaves.js";
 import { NATIVE_RFC9162 } from "./native-hasher.js";
 
@@ -95,9 +96,10 @@ function checkpointFor(candidates: readonly AuditCheckpointView[], index: number
 }
 
 /**
- * An event's proof bundle, for the account that made the call (its actor): the record as hashed, its leaf and the
- * inclusion proof to a signed checkpoint. Another account's event — or one no account made — is `not_found`, never
- * `forbidden`: nobody learns that someone else's event exists.
+ * An event's proof bundle, for an account whose event it is (audit/event-owner.ts: the events it made, and the
+ * evidence events of its practices' scans): the record as hashed, its leaf and the inclusion proof to a signed
+ * checkpoint. Any other event is `not_found`, as an unknown id is, never `forbidden`: nobody learns that someone
+ * else's event exists.
  */
 export async function auditProofFor(deps: ProofDeps, eventId: number, accountId: string): Promise<AuditProofBundle> {
   const verifierKey = verifierKeyOf(deps);
@@ -105,9 +107,9 @@ export async function auditProofFor(deps: ProofDeps, eventId: number, accountId:
     .selectFrom("audit_entries")
     .selectAll()
     .where("id", "=", eventId)
-    .where("actor_account_id", "=", accountId)
     .executeTakeFirst();
-  if (!event) throw new ServiceError("not_found", "no such audit event of your account");
+  if (!event || !(await eventsOfAccount(deps.store.db, [event], accountId)).has(eventId))
+    throw new ServiceError("not_found", "no such audit event of your account");
   if (event.leaf_index === null)
     throw new ServiceError("not_checkpointed", "the event is not in the log yet (it is sequenced within a second)", {
       event_id: eventId,
@@ -147,7 +149,7 @@ function bundleOf(
 /**
  * Proof bundles of several events at once (hipaa.evidence): each to the checkpoint {@link checkpointFor} picks,
  * from one read of the checkpoints and one of the leaves. An event no checkpoint covers yet maps to null. The caller has checked the
- * events are the caller's to see.
+ * events are the caller's to see (audit/event-owner.ts).
  */
 export async function auditProofsFor(
   deps: ProofDeps,

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { recordScanBasisIn } from "../reports/scan-basis.js";
 import type { SecretBox } from "../secrets/master-key.js";
 import { recordAssessmentIn } from "../services/grades.js";
 import { withServerSiteFindings } from "../services/intel/site-intel.js";
@@ -144,6 +145,8 @@ export class Worker {
           reference: `job:${job.id}`,
         });
         const result = await buildJobResult(trx, grade);
+        // The report of the scan shows this moment: its grade row and the requirements as of now.
+        await recordScanBasisIn(trx, job, completedAt);
         await markCompleted(trx, job, {
           result,
           nowMs: completedAt.getTime(),

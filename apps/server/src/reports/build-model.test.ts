@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { gradeStanding } from "../services/grade-standing.js";
 import { RIVERSIDE } from "../test-support/report-sources.js";
 import { buildReportModel, TREND_POINTS, trendOf } from "./build-model.js";
 import { evidenceLines } from "./evidence-lines.js";
@@ -87,6 +88,60 @@ describe("buildReportModel on a captured full scan", () => {
     expect(mfa.evidence[1]!.findings).toEqual([guestRef]);
     expect(model.requirements.items[7]!.evidence[0]!.label).toBe(
       "External scan: Email security (SPF, DKIM, DMARC, MTA-STS)",
+    );
+  });
+
+  it("says which assessment it shows: the unified grade as of the scan's completion, with the time", () => {
+    expect(model.summary.as_of).toBe(RIVERSIDE.job.completed_at);
+    expect(model.summary.statement).toBe(
+      "This report shows the practice's unified grade as of this scan's completion on 24 Nov 2026, 08:39 UTC: grade " +
+        "F, 59 out of 100, with 24 open findings (1 critical, 7 high, 7 medium, 7 low, 2 info); coverage: external " +
+        "full, internal partial, administrative none.",
+    );
+    expect(model.summary.newer).toBeNull();
+    expect(model.requirements.note).toBe(
+      "As of this scan's completion on 24 Nov 2026, 08:39 UTC: 1 met, 1 partial, 2 not met, 9 unknown (not assessed, or no evidence yet).",
+    );
+    expect(model.coverage.hosts_note).toBeNull();
+    const audit = model.requirements.items[12]!;
+    expect(audit.evidence[0]!.detail).toMatch(/^not assessed/);
+  });
+
+  it("states a newer grade than the scan's as the dashboard does, when one exists", () => {
+    const now = { ...result, compliance_score: 41, grade: "F" as const };
+    const findings = [...result.findings, { ...result.findings[0]!, id: "later" }];
+    const overtaken = buildReportModel({ ...RIVERSIDE, newer: gradeStanding(now, findings) });
+    expect(overtaken.summary.newer).toEqual({
+      as_of: RIVERSIDE.generatedAt,
+      grade: "F",
+      score: 41,
+      statement:
+        "A newer grade exists. As of this report's generation on 24 Nov 2026, 08:39 UTC: grade F, 41 out of 100, " +
+        "with 25 open findings (2 critical, 7 high, 7 medium, 7 low, 2 info); coverage: external full, internal " +
+        "partial, administrative none. The dashboard and the API state this one; a new scan gives a report of it.",
+    });
+    // The scan's own statement is unchanged: the report still shows its scan.
+    expect(overtaken.summary.statement).toBe(model.summary.statement);
+  });
+
+  it("says why no requirements show for a scan that kept none once the practice was graded again", () => {
+    const legacy = buildReportModel({ ...RIVERSIDE, requirements: null, newer: gradeStanding(result, []) });
+    expect(legacy.requirements).toMatchObject({ as_of: null, summary: null, items: [] });
+    expect(legacy.requirements.note).toMatch(/^This scan's requirements were not kept when it completed/);
+    expect(legacy.audit.records.map((r) => r.resource)).toEqual([`job:${RIVERSIDE.job.job_id}`]);
+  });
+
+  it("says the internal categories had no data when no scanner had uploaded by the scan's completion", () => {
+    const none = { status: "none" as const, categories_with_data: [], categories_without_data: [] };
+    const externalOnly = {
+      ...result,
+      internal_basis: undefined,
+      coverage: { ...result.coverage, internal: none },
+    };
+    const m = buildReportModel({ ...RIVERSIDE, job: { ...RIVERSIDE.job, result: externalOnly } });
+    expect(m.coverage.hosts).toEqual([]);
+    expect(m.coverage.hosts_note).toBe(
+      "No internal scanner had uploaded results when this scan completed: the internal categories had no data.",
     );
   });
 

@@ -12,57 +12,32 @@ import {
   type Severity,
   SOURCES,
 } from "@hcs/protocol";
+import { type GradeStanding, gradeStanding, standingSentence } from "../services/grade-standing.js";
 import { evidenceLines } from "./evidence-lines.js";
-import { formatDate } from "./format.js";
+import { formatDate, formatDateTime } from "./format.js";
 import { type ReportModel, ReportModelSchema, type ReportTrend } from "./model.js";
+import type { AssessmentReading, RequirementsReading } from "./scan-basis.js";
 
 /** Grades the trend shows, ending with the job's. */
 export const TREND_POINTS = 12;
 /** Findings the summary names as the ones to fix first. */
 const FIX_FIRST = 5;
 
-type State = "met" | "partial" | "not_met" | "unknown";
-
-/** The 13 requirements as `assessRequirements` reads them: each evidence item with the assessments it read. */
-export interface RequirementsReading {
-  readonly as_of: string;
-  readonly summary: {
-    readonly met: number;
-    readonly partial: number;
-    readonly not_met: number;
-    readonly unknown: number;
-  };
-  readonly requirements: readonly {
-    readonly number: number;
-    readonly title: string;
-    readonly state: State;
-    readonly controls: readonly string[];
-    readonly last_verified: string | null;
-    readonly evidence: readonly {
-      readonly kind: "phase" | "external_check" | "administrative";
-      readonly ref: string;
-      readonly state: State;
-      readonly detail: string;
-      readonly findings: readonly string[];
-      readonly sources: readonly string[];
-    }[];
-  }[];
-}
-
 /** Everything a report is made of, read by the report service (reports/report-service.ts). */
 export interface ReportSources {
   /** A completed job with its result. */
   readonly job: Job & { readonly result: JobResult; readonly completed_at: string };
-  /** The practice's grade history up to the job's completion, oldest first. */
+  /** The practice's grade history up to the job's grade, oldest first. */
   readonly history: readonly { readonly at: string; readonly score: number; readonly grade: Grade }[];
-  readonly requirements: RequirementsReading;
-  /** The latest assessment of each subject: what the requirements' sources name (`job:<id>`, `scan:<id>`). */
-  readonly assessments: readonly {
-    readonly reference: string | null;
-    readonly source: string;
-    readonly subject: string;
-    readonly assessed_at: string;
-  }[];
+  /**
+   * The 13 requirements as of the scan's completion (kept with the job, reports/scan-basis.ts); for a scan that
+   * kept none, as of the report's generation while nothing has been graded since, else null.
+   */
+  readonly requirements: RequirementsReading | null;
+  /** The latest assessment of each subject as of the requirements: what their sources name (`job:<id>`, `scan:<id>`). */
+  readonly assessments: readonly AssessmentReading[];
+  /** The practice's standing when the report is generated, if a newer grade than the scan's exists. */
+  readonly newer: GradeStanding | null;
   /** The audit events that logged the job and the assessments (first successful event per resource). */
   readonly auditEvents: readonly {
     readonly resource: string;
@@ -130,15 +105,17 @@ const evidenceLabel = (kind: string, ref: string) => {
   return `Practice records: ${ref.replace(/_/g, " ")}`;
 };
 
+/** Every record the requirements read (`job:<id>`, `scan:<id>`), once each. */
+export const requirementSources = (requirements: RequirementsReading | null): string[] => [
+  ...new Set((requirements?.requirements ?? []).flatMap((r) => r.evidence.flatMap((e) => e.sources))),
+];
+
 /** The audit events behind the report: this scan's completion first, then every record the requirements read. */
 function auditRecordsOf(s: ReportSources): ReportModel["audit"]["records"] {
   const jobResource = `job:${s.job.job_id}`;
   const events = new Map(s.auditEvents.map((e) => [e.resource, e]));
   const assessments = new Map(s.assessments.flatMap((a) => (a.reference ? [[a.reference, a] as const] : [])));
-  const resources = [
-    jobResource,
-    ...new Set(s.requirements.requirements.flatMap((r) => r.evidence.flatMap((e) => e.sources))),
-  ].filter((r, i, all) => all.indexOf(r) === i);
+  const resources = [jobResource, ...requirementSources(s.requirements)].filter((r, i, all) => all.indexOf(r) === i);
   return resources.flatMap((resource) => {
     const a = assessments.get(resource);
     const isThisJob = resource === jobResource;
@@ -163,14 +140,51 @@ function auditRecordsOf(s: ReportSources): ReportModel["audit"]["records"] {
   });
 }
 
+/** The requirements section: its rows, and the sentence that says as of when they are (or why none show). */
+function requirementsOf(s: ReportSources, refOf: ReadonlyMap<string, string>): ReportModel["requirements"] {
+  const r = s.requirements;
+  if (!r)
+    return {
+      as_of: null,
+      note: "This scan's requirements were not kept when it completed (it ran before HCS kept them with each scan), and the practice has been graded since: hipaa.compliance_state gives the current ones.",
+      summary: null,
+      items: [],
+    };
+  const when =
+    r.as_of === s.job.completed_at
+      ? `As of this scan's completion on ${formatDateTime(r.as_of)}`
+      : `As of ${formatDateTime(r.as_of)} (this scan did not keep its own; nothing has been graded since it completed)`;
+  const n = r.summary;
+  return {
+    as_of: r.as_of,
+    note: `${when}: ${n.met} met, ${n.partial} partial, ${n.not_met} not met, ${n.unknown} unknown (not assessed, or no evidence yet).`,
+    summary: r.summary,
+    items: r.requirements.map((item) => ({
+      number: item.number,
+      title: item.title,
+      state: item.state,
+      controls: [...item.controls],
+      last_verified: item.last_verified,
+      evidence: item.evidence.map((e) => ({
+        label: evidenceLabel(e.kind, e.ref),
+        state: e.state,
+        detail: e.detail,
+        findings: e.findings.map((id) => refOf.get(id) ?? id),
+      })),
+    })),
+  };
+}
+
 /**
- * The report of a completed full-scan job (pure): the grade, findings and coverage the job recorded, the grade
- * history's trend up to it, the 13 requirements as of the report's generation, and the audit events that prove the
- * scans it rests on. Validated against ReportModelSchema, so both renderers get the same checked document.
+ * The report of a completed full-scan job (pure): the unified grade as of the scan's completion — its findings,
+ * counts and coverage as the job recorded them, the grade history's trend up to it, the 13 requirements kept with it
+ * — the newer grade when one exists, and the audit events that prove the scans it rests on. Validated against
+ * ReportModelSchema, so both renderers get the same checked document.
  */
 export function buildReportModel(s: ReportSources): ReportModel {
   const result = s.job.result;
-  const counts = severityCounts(result.findings);
+  const standing = gradeStanding(result, result.findings);
+  const counts = standing.findings_by_severity;
   const refOf = new Map(result.findings.map((f, i) => [f.id, `F-${i + 1}`]));
   const findings = result.findings.map((f) => {
     const cap = f.grade_cap ? GRADE_CAPS[f.grade_cap] : null;
@@ -216,10 +230,20 @@ export function buildReportModel(s: ReportSources): ReportModel {
       score: result.compliance_score,
       scoring_version: result.scoring_version,
       scan_date: result.scan_date,
+      as_of: s.job.completed_at,
+      statement: `This report shows the practice's unified grade as of this scan's completion on ${formatDateTime(s.job.completed_at)}: ${standingSentence(standing)}`,
+      newer: s.newer
+        ? {
+            as_of: s.generatedAt,
+            grade: s.newer.record.grade,
+            score: s.newer.record.compliance_score,
+            statement: `A newer grade exists. As of this report's generation on ${formatDateTime(s.generatedAt)}: ${standingSentence(s.newer)} The dashboard and the API state this one; a new scan gives a report of it.`,
+          }
+        : null,
       headline: headlineOf(result, counts),
       caps: result.caps_applied.map((c) => ({ max_grade: c.max_grade, reason: c.reason })),
       findings_by_severity: counts,
-      total_findings: result.findings.length,
+      total_findings: standing.total_findings,
       fix_first: findings
         .filter((f) => f.severity !== "info")
         .slice(0, FIX_FIRST)
@@ -235,23 +259,7 @@ export function buildReportModel(s: ReportSources): ReportModel {
       findings: severityCounts(result.findings.filter((f) => f.category === name)),
     })),
     findings,
-    requirements: {
-      as_of: s.requirements.as_of,
-      summary: s.requirements.summary,
-      items: s.requirements.requirements.map((r) => ({
-        number: r.number,
-        title: r.title,
-        state: r.state,
-        controls: [...r.controls],
-        last_verified: r.last_verified,
-        evidence: r.evidence.map((e) => ({
-          label: evidenceLabel(e.kind, e.ref),
-          state: e.state,
-          detail: e.detail,
-          findings: e.findings.map((id) => refOf.get(id) ?? id),
-        })),
-      })),
-    },
+    requirements: requirementsOf(s, refOf),
     coverage: {
       sources: SOURCES.map((source) => ({
         source,
@@ -270,6 +278,10 @@ export function buildReportModel(s: ReportSources): ReportModel {
             .sort()
             .at(-1) ?? null,
       })),
+      hosts_note:
+        (basis?.hosts.length ?? 0) === 0 && result.coverage.internal.status === "none"
+          ? "No internal scanner had uploaded results when this scan completed: the internal categories had no data."
+          : null,
       assessments: [...s.assessments]
         .sort(
           (a, b) =>

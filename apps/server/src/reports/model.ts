@@ -123,6 +123,23 @@ export const ReportModelSchema = z.object({
     score: z.int().min(0).max(100),
     scoring_version: z.string(),
     scan_date: iso,
+    /** The moment the report's grade, findings, counts and coverage are of: the scan's completion. */
+    as_of: iso,
+    /**
+     * Which assessment the report shows, stated as the dashboard states a grade: "This report shows the practice's
+     * unified grade as of this scan's completion on …: grade C, 71 out of 100, with … ; coverage: …."
+     */
+    statement: z.string(),
+    /** The practice's grade when the report was generated, if a newer one than the scan's exists (null: none). */
+    newer: z
+      .object({
+        as_of: iso,
+        grade: GradeSchema,
+        score: z.int().min(0).max(100),
+        /** "A newer grade exists. As of this report's generation on …: grade D, 61 out of 100, … ." */
+        statement: z.string(),
+      })
+      .nullable(),
     /** One sentence a practice manager reads first. */
     headline: z.string(),
     caps: z.array(z.object({ max_grade: GradeSchema, reason: z.string() })),
@@ -135,8 +152,11 @@ export const ReportModelSchema = z.object({
   categories: z.array(ReportCategorySchema),
   findings: z.array(ReportFindingSchema),
   requirements: z.object({
-    as_of: iso,
-    summary: z.object({ met: count, partial: count, not_met: count, unknown: count }),
+    /** As of the scan's completion; of the report's generation for a scan that kept none (null: not shown). */
+    as_of: iso.nullable(),
+    /** The sentence above the table: as of when, and how many requirements are in each state (or why none show). */
+    note: z.string(),
+    summary: z.object({ met: count, partial: count, not_met: count, unknown: count }).nullable(),
     items: z.array(ReportRequirementSchema),
   }),
   coverage: z.object({
@@ -151,7 +171,9 @@ export const ReportModelSchema = z.object({
         latest_result_at: iso.nullable(),
       }),
     ),
-    /** When each subject was last assessed: the external surface, each scanner host, the practice's records. */
+    /** Said instead of the host table when the scan's grade rests on no scanner host. */
+    hosts_note: z.string().nullable(),
+    /** When each subject was last assessed (as of the requirements'): the external surface, each host, the records. */
     assessments: z.array(z.object({ source: SourceSchema, subject: z.string(), assessed_at: iso })),
   }),
   audit: z.object({

@@ -15,9 +15,8 @@ import type { PdfLayout } from "./pdf-layout.js";
 export function requirements(l: PdfLayout, m: ReportModel): void {
   const r = m.requirements;
   l.heading("The 13 HIPAA requirements");
-  l.paragraph(
-    `As of ${formatDateTime(r.as_of)}: ${r.summary.met} met, ${r.summary.partial} partial, ${r.summary.not_met} not met, ${r.summary.unknown} unknown (no evidence yet).`,
-  );
+  l.paragraph(r.note);
+  if (r.items.length === 0) return;
   l.table(
     [
       { header: "#", share: 0.4, align: "right" },
@@ -94,11 +93,8 @@ export function coverage(l: PdfLayout, m: ReportModel): void {
         h.latest_result_at ? formatDateTime(h.latest_result_at) : "—",
       ]),
     );
-  } else {
-    l.paragraph("No internal scanner has uploaded results for this practice: the internal categories have no data.", {
-      size: 8.5,
-      muted: true,
-    });
+  } else if (c.hosts_note) {
+    l.paragraph(c.hosts_note, { size: 8.5, muted: true });
   }
   if (c.assessments.length > 0) {
     l.table(

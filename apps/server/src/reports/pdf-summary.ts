@@ -82,6 +82,11 @@ export function summary(l: PdfLayout, m: ReportModel): void {
   for (const sev of SEVERITIES)
     px += l.pill(`${s.findings_by_severity[sev]} ${SEVERITY_LABEL[sev]}`, SEVERITY_COLOUR[sev], px, py) + 4;
   doc.y = Math.max(top + 104, py + 20);
+  l.paragraph(s.statement, { size: 9 });
+  if (s.newer) {
+    l.subheading("A newer grade exists");
+    l.paragraph(s.newer.statement, { size: 9 });
+  }
 
   if (s.caps.length > 0) {
     l.subheading("Grade caps: whatever the average, these findings limit the grade");

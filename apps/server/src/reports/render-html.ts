@@ -73,12 +73,14 @@ function summarySection(m: ReportModel): Html {
       </div>
       <div>
         <p class="headline">${s.headline}</p>
+        <p class="as-of">${s.statement}</p>
         <p class="muted">${GRADE_MEANING[s.grade]}. Scored ${formatDateTime(s.scan_date)} with scoring model ${s.scoring_version}.</p>
         <ul class="counts" aria-label="Open findings by severity">
           ${SEVERITIES.map((sev) => html`<li>${pill(`sev-${sev}`, `${s.findings_by_severity[sev]} ${SEVERITY_LABEL[sev]}`)}</li>`)}
         </ul>
       </div>
     </div>
+    ${s.newer ? html`<div class="panel newer" role="note"><h3>A newer grade exists</h3><p>${s.newer.statement}</p></div>` : ""}
     ${
       s.caps.length > 0
         ? html`<div class="panel caps"><h3>Grade caps</h3><p>Whatever the average, these findings limit the grade:</p>
@@ -120,10 +122,14 @@ function categoriesSection(m: ReportModel): Html {
 
 function requirementsSection(m: ReportModel): Html {
   const r = m.requirements;
+  const refs = new Set(m.findings.map((f) => f.ref));
   return html`<section aria-labelledby="requirements">
     <h2 id="requirements">The 13 HIPAA requirements</h2>
-    <p>As of ${formatDateTime(r.as_of)}: ${r.summary.met} met, ${r.summary.partial} partial, ${r.summary.not_met} not met, ${r.summary.unknown} unknown (no evidence yet).</p>
-    <table>
+    <p>${r.note}</p>
+    ${
+      r.items.length === 0
+        ? ""
+        : html`<table>
       <thead><tr><th class="num">#</th><th>Requirement</th><th>State</th><th>Evidence</th><th>Last verified</th></tr></thead>
       <tbody>
         ${r.items.map(
@@ -135,7 +141,7 @@ function requirementsSection(m: ReportModel): Html {
               (e) =>
                 html`<div>${e.label}: ${STATE_LABEL[e.state].toLowerCase()} — ${e.detail}${
                   e.findings.length > 0
-                    ? html` (${e.findings.map((f, i) => html`${i > 0 ? ", " : ""}<a href="#${f}">${f}</a>`)})`
+                    ? html` (${e.findings.map((f, i) => html`${i > 0 ? ", " : ""}${refs.has(f) ? html`<a href="#${f}">${f}</a>` : f}`)})`
                     : ""
                 }</div>`,
             )}</td>
@@ -143,7 +149,8 @@ function requirementsSection(m: ReportModel): Html {
           </tr>`,
         )}
       </tbody>
-    </table>
+    </table>`
+    }
   </section>`;
 }
 
@@ -207,7 +214,9 @@ function coverageSection(m: ReportModel): Html {
               <td>${h.not_assessed.length > 0 ? h.not_assessed.join("; ") : html`<span class="muted">none</span>`}</td>
               <td>${h.latest_result_at ? formatDateTime(h.latest_result_at) : "—"}</td></tr>`,
           )}</tbody></table>`
-        : html`<p class="muted">No internal scanner has uploaded results for this practice: the internal categories have no data.</p>`
+        : c.hosts_note
+          ? html`<p class="muted">${c.hosts_note}</p>`
+          : ""
     }
     ${
       c.assessments.length > 0

@@ -1,15 +1,17 @@
 import { type Grade, JobResultSchema } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
-import { loggingEvents } from "../audit/evidence.js";
-import { ServiceError } from "../errors.js";
+import { accountLoggingEvents } from "../audit/evidence.js";
+import { isServiceError, ServiceError } from "../errors.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import type { ServiceDeps } from "../services/deps.js";
+import { currentGradeStanding, gradeStanding, sameStanding } from "../services/grade-standing.js";
 import { jobView, pollUrlOf } from "../services/jobs.js";
-import { buildReportModel, type ReportSources, TREND_POINTS } from "./build-model.js";
+import { buildReportModel, type ReportSources, requirementSources, TREND_POINTS } from "./build-model.js";
 import type { ReportFormat } from "./formats.js";
 import type { ReportModel } from "./model.js";
 import { reportPdfThread } from "./pdf-thread.js";
 import { renderReportHtml } from "./render-html.js";
+import { scanBasisOf } from "./scan-basis.js";
 
 /** What a report service needs: the store and clock, and the public URL the report's commands point at. */
 export type ReportDeps = ServiceDeps & { readonly config: Pick<AppDeps["config"], "publicUrl"> };
@@ -42,40 +44,74 @@ export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accou
     });
   }
   const job = jobView(row);
+  const result = JobResultSchema.parse(job.result);
   const completedAt = row.completed_at;
-  const generatedAt = deps.now().toISOString();
   const db = deps.store.db;
-  const [history, evidence, checkpoint] = await Promise.all([
+  const basis = scanBasisOf(row.report_basis);
+  // The grade row the scan appended: kept with the job; for a job from before, the row its completion stored.
+  const gradeId: number | null =
+    basis?.grade_id ??
+    (await db
+      .selectFrom("grades")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .where("npi", "=", row.npi)
+      .where("computed_at", "=", completedAt)
+      .executeTakeFirst()
+      .then((g) => (g?.id == null ? null : Number(g.id))));
+  // The practice's standing now, as the dashboard and the API state it (read before the latest row: a lookup may
+  // append the grade an expired internal result changed).
+  const current = await currentGradeStanding(deps, row.npi).catch((err: unknown) => {
+    // A practice removed since has no grade now: the report still shows its scan.
+    if (isServiceError(err) && err.code === "npi_not_found") return null;
+    throw err;
+  });
+  const [history, latest, checkpoint] = await Promise.all([
     db
       .selectFrom("grades")
       .select(["computed_at", "compliance_score", "grade"])
       .where("npi", "=", row.npi)
-      .where("computed_at", "<=", completedAt)
+      .$if(gradeId === null, (q) => q.where("computed_at", "<=", completedAt))
+      .$if(gradeId !== null, (q) => q.where("id", "<=", gradeId!))
       .orderBy("id", "desc")
       .limit(TREND_POINTS)
       .execute(),
-    readPracticeEvidence(deps, row.npi),
+    db
+      .selectFrom("grades")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .where("npi", "=", row.npi)
+      .executeTakeFirst(),
     db
       .selectFrom("audit_checkpoints")
       .select((eb) => eb.fn.max("size").as("size"))
       .executeTakeFirst(),
   ]);
-  const requirements = assessRequirements(row.npi, generatedAt, evidence);
-  const resources = [
-    `job:${jobId}`,
-    ...new Set(requirements.requirements.flatMap((r) => r.evidence.flatMap((e) => e.sources))),
-  ];
-  const events = await loggingEvents(deps, resources);
+  const latestId = latest?.id == null ? null : Number(latest.id);
+  const newer =
+    current &&
+    (gradeId === null || latestId !== gradeId || !sameStanding(current, gradeStanding(result, result.findings)))
+      ? current
+      : null;
+  const generatedAt = deps.now().toISOString();
+  // The requirements as of the scan's completion; a scan that kept none is read now while nothing has changed since.
+  let requirements: ReportSources["requirements"] = basis?.requirements ?? null;
+  let assessments: ReportSources["assessments"] = basis?.assessments ?? [];
+  if (!basis && !newer) {
+    const evidence = await readPracticeEvidence(deps, row.npi);
+    requirements = assessRequirements(row.npi, generatedAt, evidence);
+    assessments = evidence.assessments;
+  }
+  const events = await accountLoggingEvents(deps, [`job:${jobId}`, ...requirementSources(requirements)], accountId);
   return {
-    job: { ...job, result: JobResultSchema.parse(job.result), completed_at: completedAt },
+    job: { ...job, result, completed_at: completedAt },
     history: history.reverse().map((h) => ({ at: h.computed_at, score: h.compliance_score, grade: h.grade as Grade })),
     requirements,
-    assessments: evidence.assessments.map((a) => ({
+    assessments: assessments.map((a) => ({
       reference: a.reference,
       source: a.source,
       subject: a.subject,
       assessed_at: a.assessed_at,
     })),
+    newer,
     auditEvents: [...events.values()].map((e) => ({
       resource: e.resource!,
       id: Number(e.id),

@@ -38,6 +38,7 @@ code { font: 0.9em/1.4 Menlo, Consolas, monospace; background: var(--soft); padd
 .audit-proved { background: #15803d; } .audit-pending { background: #b45309; } .audit-not_logged { background: #64748b; }
 .panel { border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; margin: 0.8rem 0; break-inside: avoid; }
 .panel h3 { margin-bottom: 0.4rem; }
+.panel.newer { border-color: #b45309; background: #fffbeb; }
 .caps { border-left: 4px solid #b91c1c; background: #fef2f2; }
 .trend { display: grid; grid-template-columns: 1fr 26rem; gap: 1rem; align-items: center; }
 .trend svg { width: 100%; height: auto; }

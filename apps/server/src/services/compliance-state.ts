@@ -7,8 +7,9 @@ import {
   SEVERITIES,
   type Severity,
 } from "@hcs/protocol";
-import { administrativeFindings, administrativeRecordStates } from "../administrative/evaluation.js";
-import { readAdministrativeSnapshot } from "../administrative/snapshot.js";
+import { administrativeRecordStates } from "../administrative/evaluation.js";
+import { readAdministrativeSnapshotIn } from "../administrative/snapshot.js";
+import type { Executor } from "../store/hot-sql.js";
 import type { ServiceDeps } from "./deps.js";
 import { getOwnedPractice } from "./practices.js";
 
@@ -158,12 +159,14 @@ export function assessRequirements(npi: string, asOf: string, evidence: Practice
           assessed_at: record.assessed_at,
         };
       }
+      // Not assessed (the audit trail's always, until it is assessed from evidence): said as such, never as "no
+      // records are kept", which the audit references beside it in a report would contradict.
       return {
         kind: e.kind,
         ref: e.record,
         sources: [] as string[],
         state: "unknown" as State,
-        detail: `no ${e.record.replace(/_/g, " ")} records are kept by this release yet`,
+        detail: `not assessed: HCS does not assess the practice's ${e.record.replace(/_/g, " ")} yet`,
         findings: [],
         assessed_at: null,
       };
@@ -195,8 +198,15 @@ export async function complianceStateFor(deps: ServiceDeps, npi: string, account
 }
 
 /** What the store holds about a practice: its latest assessments (with phase outcomes) and open findings. */
-export async function readPracticeEvidence(deps: ServiceDeps, npi: string): Promise<PracticeEvidence> {
-  const db = deps.store.db;
+export function readPracticeEvidence(deps: ServiceDeps, npi: string): Promise<PracticeEvidence> {
+  return readPracticeEvidenceIn(deps.store.db, npi, deps.now());
+}
+
+/**
+ * {@link readPracticeEvidence} through `db` (the store, or a transaction: a scan's completion reads it with the grade
+ * it records), with internal results current at `now`.
+ */
+export async function readPracticeEvidenceIn(db: Executor, npi: string, now: Date): Promise<PracticeEvidence> {
   const [assessments, findings] = await Promise.all([
     db
       .selectFrom("assessments")
@@ -218,17 +228,23 @@ export async function readPracticeEvidence(deps: ServiceDeps, npi: string): Prom
     .select(["subject", "phase", "assessed_at"])
     .where("npi", "=", npi)
     .execute();
-  const currentFrom = new Date(deps.now().getTime() - INTERNAL_RESULT_MAX_AGE_DAYS * 86_400_000).toISOString();
+  // Current while younger than the window, as the grade counts it (services/internal-basis.ts).
+  const currentFrom = new Date(now.getTime() - INTERNAL_RESULT_MAX_AGE_DAYS * 86_400_000).toISOString();
   const phasesOf = new Map<string, { id: string; status: PhaseStatus; assessed_at: string }[]>();
   for (const r of results) {
-    if (r.assessed_at < currentFrom) continue;
+    if (r.assessed_at <= currentFrom) continue;
     const list = phasesOf.get(r.subject) ?? [];
     list.push({ id: r.phase, status: "ok", assessed_at: r.assessed_at });
     phasesOf.set(r.subject, list);
   }
-  const snapshot = await readAdministrativeSnapshot(deps, npi);
+  const snapshot = await readAdministrativeSnapshotIn(db, npi, now);
   return {
-    administrative: administrativeRecordStates(snapshot, administrativeFindings(snapshot)),
+    // Each record cites the practice's stored open findings (those the grade counted and hipaa.findings lists), not
+    // a fresh evaluation's: a requirement never points at a finding no grade, report or list holds.
+    administrative: administrativeRecordStates(
+      snapshot,
+      findings.filter((f) => f.source === "administrative").map((f) => ({ id: f.finding_id, check_id: f.check_id })),
+    ),
     assessments: assessments.map((a) => ({
       reference: a.reference,
       source: a.source,

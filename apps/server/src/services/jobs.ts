@@ -25,14 +25,14 @@ export const pollUrlOf = (jobId: string) => `/v1/a2a/jobs/${jobId}`;
 export const reportUrlOf = (jobId: string) => `/v1/a2a/reports/${jobId}`;
 
 /** A stored result as shown: a completed job's links to its report (not stored, so it follows the route). */
-function resultView(row: JobsTable) {
+function resultView(row: Omit<JobsTable, "report_basis">) {
   const result = JSON.parse(row.result!);
   if (row.status === "completed" && result.report) result.report.url = reportUrlOf(row.id);
   return result;
 }
 
 /** The job as the API shows it (JobSchema). */
-export function jobView(row: JobsTable): Job {
+export function jobView(row: Omit<JobsTable, "report_basis">): Job {
   return JobSchema.parse({
     job_id: row.id,
     status: row.status,

@@ -360,6 +360,11 @@ export interface JobsTable {
   error_message: string | null;
   /** The contextId of the A2A message that started the job (null when it was dispatched over another transport). */
   a2a_context_id: string | null;
+  /**
+   * JSON ScanBasis (reports/scan-basis.ts), written when the job completes: its grade row and the 13 requirements as
+   * of its completion. Null before (and for jobs completed before migration 028).
+   */
+  report_basis: string | null;
 }
 
 /** Webhook outbox: one row per delivery, retried until delivered or give_up_at. */

@@ -62,6 +62,7 @@ table { border-collapse: collapse; width: 100%; }
 .sev-critical { background: #7a271a; color: #fff; } .sev-high { background: #fee4e2; color: #912018; }
 .sev-medium { background: #fef0c7; color: #7a2e0e; } .sev-low { background: #e0f2fe; color: #0b4a6f; }
 .sev-info { background: var(--soft); color: #344054; }
+.severity-counts { list-style: none; padding: 0; margin: 0.4rem 0 0; display: flex; flex-wrap: wrap; gap: 0.25rem; justify-content: center; }
 .finding { border: 1px solid var(--line); border-radius: 0.5rem; margin: 0 0 0.6rem; background: #fff; }
 .finding summary { cursor: pointer; padding: 0.7rem 0.9rem; display: flex; gap: 0.75rem; align-items: center; }
 .finding-title { font-weight: 600; flex: 1; }

@@ -1,26 +1,31 @@
-import type { GradeRecord } from "@hcs/protocol";
+import { SEVERITIES } from "@hcs/protocol";
 import type { GradePoint } from "../../services/grade-history.js";
+import { type GradeStanding, standingSentence } from "../../services/grade-standing.js";
 import { CategoryBars, ScoreTrendChart } from "./charts.js";
 import { FindingCard, type StoredFinding } from "./finding-card.js";
 import { PortalPage, type Viewer } from "./layout.js";
 
 const SOURCE_LABEL = { external: "External scan", internal: "Internal scanner", administrative: "Records" } as const;
 
-/** The practice's dashboard: grade and score, categories, trend, coverage and caps, the most severe open findings. */
+/**
+ * The practice's dashboard: grade and score, the statement of its standing (score, grade, open findings by severity,
+ * coverage: the sentence a scan's report prints), categories, trend, coverage and caps, the most severe open findings.
+ */
 export function DashboardPage({
   viewer,
   practiceName,
-  grade,
+  standing,
   history,
   topFindings,
 }: {
   viewer: Viewer;
   practiceName: string;
-  grade: GradeRecord | null;
+  standing: GradeStanding | null;
   history: readonly GradePoint[];
   topFindings: readonly StoredFinding[];
 }) {
-  if (!grade)
+  const grade = standing?.record;
+  if (!standing || !grade)
     return (
       <PortalPage title={practiceName} viewer={viewer} active="dashboard">
         <p>
@@ -45,12 +50,22 @@ export function DashboardPage({
           <p class="score">
             <strong>{grade.compliance_score}</strong> / 100
           </p>
+          <ul class="severity-counts" aria-label="Open findings by severity">
+            {SEVERITIES.map((s) => (
+              <li>
+                <span class={`sev sev-${s}`}>
+                  {standing.findings_by_severity[s]} {s}
+                </span>
+              </li>
+            ))}
+          </ul>
         </div>
         <div class="card wide">
           <h2>Score trend</h2>
           <ScoreTrendChart points={history} />
         </div>
       </section>
+      <p class="standing">Now: {standingSentence(standing)}</p>
       <section class="card">
         <h2>Categories</h2>
         <CategoryBars categories={grade.categories} />

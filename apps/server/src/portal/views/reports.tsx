@@ -28,7 +28,7 @@ export function ReportsPage({
             <thead>
               <tr>
                 <th scope="col">Completed</th>
-                <th scope="col">Grade</th>
+                <th scope="col">Grade at completion</th>
                 <th scope="col">Report</th>
               </tr>
             </thead>

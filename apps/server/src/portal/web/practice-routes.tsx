@@ -10,7 +10,7 @@ import { issueDeployToken } from "../../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
 import { findingsPage } from "../../services/findings-page.js";
 import { gradeHistory } from "../../services/grade-history.js";
-import { ownerGradeForNpi } from "../../services/grades.js";
+import { currentGradeStanding } from "../../services/grade-standing.js";
 import { PortalError } from "../portal-errors.js";
 import { can } from "../roles.js";
 import { DashboardPage } from "../views/dashboard.js";
@@ -48,7 +48,7 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
     if (!signedIn) return;
     const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
     const accountId = signedIn.session.user.accountId;
-    const grade = await ownerGradeForNpi(deps, practice.npi).catch((err: unknown) => {
+    const standing = await currentGradeStanding(deps, practice.npi).catch((err: unknown) => {
       if (isServiceError(err) && err.code === "no_grade_yet") return null;
       throw err;
     });
@@ -61,7 +61,7 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
       <DashboardPage
         viewer={await viewerOf(deps, signedIn, practice.npi)}
         practiceName={practice.name}
-        grade={grade}
+        standing={standing}
         history={history}
         topFindings={top.findings}
       />,

@@ -44,7 +44,8 @@ export const auditProofOperation = defineOperation({
     "The event as the log hashed it (audit record v1), its leaf index and hash, the RFC 9162 inclusion proof to the " +
     "latest checkpoint whose anchor is final (else the latest checkpoint covering it), that signed checkpoint with " +
     "its anchor, and the log's verifier key: a bundle `hcs-server audit verify-proof` checks with no access to the " +
-    "service. Only the account that made the call can read its event; any other id is 404. 409 not_checkpointed " +
+    "service. Your events are those your account made and the scanner uploads and scan completions of the practices " +
+    "you own (every event hipaa.evidence lists); any other id is 404. 409 not_checkpointed " +
     "while no checkpoint covers the event yet. Not metered.",
   input: z.strictObject({ id: z.string().regex(/^[1-9][0-9]{0,14}$/, "an audit event id") }),
   output: AuditProofBundleSchema,

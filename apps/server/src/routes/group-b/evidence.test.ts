@@ -4,9 +4,11 @@ import { createCheckpoint } from "../../audit/checkpoints.js";
 import { EVIDENCE_OPERATIONS } from "../../audit/evidence-operations.js";
 import { nodeEd25519Verify } from "../../audit/log-key.js";
 import { sequenceAuditLog } from "../../audit/sequencer.js";
+import { auditJobCompletion } from "../../jobs/worker-audit.js";
+import { recordAssessment } from "../../services/grades.js";
 import { scanDocument } from "../../test-support/agent-client.js";
 import { type EnrolledPractice, enrolledPractice } from "../../test-support/enrolled-practice.js";
-import { accountWithKey } from "../../test-support/fixtures.js";
+import { accountWithKey, completedJobRow } from "../../test-support/fixtures.js";
 import { independentlyVerify } from "../../test-support/independent-audit-verifier.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 import { uploadResultsOperation } from "./network.js";
@@ -67,6 +69,49 @@ describe("hipaa.evidence", () => {
     const key = t.server.deps.auditLogKey!.verifierKey;
     expect(verifyAuditProof(bundle, { verify: nodeEd25519Verify, trustedKey: key }).ok).toBe(true);
     expect(independentlyVerify(bundle, key)).toBeNull();
+  });
+
+  it("gives the owner the proof of every event it lists, and another account 404 for each, as for an unknown id", async () => {
+    // An external scan of the practice as the worker completes one, beside the scanner's upload: its assessment
+    // cites the job, and the worker's event logs it.
+    const deps = t.server.deps;
+    const { account_id: owner } = await deps.store.db
+      .selectFrom("practices")
+      .select("account_id")
+      .where("npi", "=", NPI)
+      .executeTakeFirstOrThrow();
+    const jobId = await completedJobRow(deps, owner, NPI);
+    await recordAssessment(deps, {
+      npi: NPI,
+      source: "external",
+      subject: `p${NPI}.example`,
+      categories: ["email_security"],
+      findings: [],
+      at: deps.now(),
+      reference: `job:${jobId}`,
+    });
+    const job = await deps.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+    await deps.store.db.transaction().execute((trx) => auditJobCompletion(trx, job, deps.now().toISOString()));
+    await sequenceAuditLog(deps.store);
+    await createCheckpoint(deps.store, deps.auditLogKey!, new Date());
+
+    const listed = recordsOf(EvidenceReportSchema.parse((await evidence()).json));
+    const ids = [...new Set(listed.map((r) => r.audit.event_id))];
+    expect(new Set(listed.map((r) => r.kind))).toEqual(new Set(["scanner_upload", "external_scan"]));
+    expect(listed.every((r) => r.audit.state === "proved")).toBe(true);
+    const stranger = await accountWithKey(deps, { plan: "professional", tier: "bulk", credits: 100 });
+    const proof = (id: number | string, key: string) =>
+      t.request(`/v1/a2a/audit/events/${id}/proof`, { headers: { "X-API-Key": key } });
+    const unknown = await proof(999_999_999, stranger.apiKey);
+    expect(unknown.status).toBe(404);
+    for (const id of ids) {
+      const mine = await proof(id!, practice.ownerKey);
+      expect(mine.status, mine.text).toBe(200);
+      expect(mine.json.event.id).toBe(id);
+      const theirs = await proof(id!, stranger.apiKey);
+      expect(theirs.status).toBe(404);
+      expect({ ...theirs.json.error, request_id: null }).toEqual({ ...unknown.json.error, request_id: null });
+    }
   });
 
   it("filters by requirement and by time", async () => {

@@ -24,7 +24,13 @@ export const validateWorkflowOperation = defineOperation({
     npi: "1234567893",
     workflow: {
       steps: [
-        { from: "front desk", to: "billing service", system: "Claims portal", data_types: ["insurance"], transport: "https" },
+        {
+          from: "front desk",
+          to: "billing service",
+          system: "Claims portal",
+          data_types: ["insurance"],
+          transport: "https",
+        },
       ],
     },
   },
