@@ -22,7 +22,7 @@ import { scannerManifest } from "../public/downloads.js";
 
 const AGENT_ID = /^agt_[0-9A-Za-z]{16}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
-const SCAN_ID = /^[0-9a-f-]{36}$/i;
+const SCAN_ID = /^[0-9A-Fa-f-]{36}$/;
 
 const DeployOptionsSchema = z
   .strictObject({
