@@ -45,6 +45,25 @@ function requiredFields(params: z.ZodObject | null): z.ZodObject | null {
   );
 }
 
+/** One response per HTTP status of `codes`, each naming its codes, with the §3.2 error body. */
+function errorResponses(codes: readonly ErrorCode[], headers: object): Record<string, object> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(codes))
+    byStatus.set(httpStatusFor(code), [...(byStatus.get(httpStatusFor(code)) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: `Error: ${list.join(", ")}`,
+          ...headers,
+          content: { "application/json": { schema: ErrorBodySchema } },
+        },
+      ]),
+  );
+}
+
 /** The operations the REST description lists: served, with a REST twin, in Group B or public. */
 export function documentedOperations(catalogue: Catalogue): Operation[] {
   return catalogue.operations.filter((op) => op.implemented && op.rest && op.group !== "a" && op.group !== "a-open");
@@ -67,25 +86,19 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
     const rest = op.rest!;
     const isGroupB = op.group === "b" || op.group === "b-open";
     const headers = isGroupB ? { headers: RATE_HEADERS } : {};
+    const content = Object.fromEntries(
+      (rest.produces ?? ["application/json"]).map((type) => [type, { schema: op.output }]),
+    );
     const responses: Record<string, object> = {
-      [String(rest.status ?? 200)]: {
-        description: op.summary,
-        ...headers,
-        content: Object.fromEntries(
-          (rest.produces ?? ["application/json"]).map((type) => [type, { schema: op.output }]),
-        ),
-      },
+      [String(rest.status ?? 200)]: { description: op.summary, ...headers, content },
+      ...Object.fromEntries(
+        (rest.otherStatuses ?? []).map(({ status, description }) => [
+          String(status),
+          { description, ...headers, content },
+        ]),
+      ),
+      ...errorResponses([...op.errors, ...pipelineErrors(op)], headers),
     };
-    const codes: ErrorCode[] = [...new Set([...op.errors, ...pipelineErrors(op)])];
-    const byStatus = new Map<number, string[]>();
-    for (const code of codes) byStatus.set(httpStatusFor(code), [...(byStatus.get(httpStatusFor(code)) ?? []), code]);
-    for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-      responses[String(status)] = {
-        description: `Error: ${list.join(", ")}`,
-        ...headers,
-        content: { "application/json": { schema: ErrorBodySchema } },
-      };
-    }
     const inPath = pathFields(rest.path);
     const params = requiredFields(fieldsOf(op.input, (name) => inPath.includes(name)));
     const rem = rest.input ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
@@ -126,6 +139,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
             ? { content: { [route.response.contentType ?? "application/json"]: { schema: route.response.schema } } }
             : {}),
         },
+        ...errorResponses(route.errors ?? [], {}),
       },
     });
   }

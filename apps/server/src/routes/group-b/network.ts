@@ -159,6 +159,7 @@ export const uploadResultsOperation = defineOperation({
     method: "post",
     path: SCANNER_API_PATHS.results,
     status: 201,
+    otherStatuses: [{ status: 200, description: "A replay of an upload already stored (duplicate: true)" }],
     answer: (acceptance: { duplicate: boolean }) => ({ status: acceptance.duplicate ? 200 : 201 }),
     async input(ctx) {
       // The headers are checked before the body is read; the schema above words what is wrong with them.
