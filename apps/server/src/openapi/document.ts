@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { ErrorBodySchema, type ErrorCode, httpStatusFor } from "@hcs/protocol";
 import { stringify } from "yaml";
 import { z } from "zod";
-import { pipelineErrors, priceText } from "../operations/describe.js";
+import { describedWithPrice, pipelineErrors } from "../operations/describe.js";
 import type { Operation } from "../operations/operation.js";
 import type { Catalogue } from "../routes/catalogue.js";
 
@@ -102,15 +102,12 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
     const inPath = pathFields(rest.path);
     const params = requiredFields(fieldsOf(op.input, (name) => inPath.includes(name)));
     const rem = rest.input ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
-    const price = priceText(op);
     registry.registerPath({
       method: rest.method,
       path: toOpenApiPath(rest.path),
       operationId: op.id,
       summary: op.summary,
-      description: `${op.description}${op.method ? ` Agent method: \`${op.method}\` (JSON-RPC, MCP, A2A).` : ""}${
-        price && !op.description.includes("credits") ? ` ${price}.` : ""
-      }`,
+      description: `${describedWithPrice(op)}${op.method ? ` Agent method: \`${op.method}\` (JSON-RPC, MCP, A2A).` : ""}`,
       tags: [op.group === "public" ? "Discovery" : "Group B (agents)"],
       ...(op.group === "b" ? { security: [{ ApiKey: [] }] } : {}),
       request: {
