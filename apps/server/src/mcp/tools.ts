@@ -101,8 +101,8 @@ function outlineOf(node: Node, definitions: Record<string, Node>, depth: number)
  * The outline of an output schema that tools/list publishes: the result's fields with their types, required
  * fields and descriptions, and what each field holds only by type. It validates every result the full schema does
  * (the SDK's client checks structuredContent against it), is a few hundred bytes instead of several kilobytes, and
- * uses only keywords draft-07 and 2020-12 read alike, so it names no `$schema`. The full schema of each result is the REST twin's in
- * /openapi-a2a.yaml (docs/api.md, MCP).
+ * uses only keywords draft-07 and 2020-12 read alike, so it names no `$schema`. The full schema of each result is
+ * the REST twin's in /openapi-a2a.yaml (docs/api.md, "MCP").
  */
 export function outlineSchema(full: JsonSchema): JsonSchema {
   const definitions = (full.definitions ?? {}) as Record<string, Node>;

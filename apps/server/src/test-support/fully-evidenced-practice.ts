@@ -162,7 +162,7 @@ async function completeWithCapturedScan(t: TestServer, jobId: string, output: Jo
  *   checkpoint over all of it.
  *
  * Every operation of the catalogue has something to answer about it. The server's clock must be on or after
- * 2026-11-22 (the scanner documents' date); the fixture takes about two seconds.
+ * 2026-11-22 (the scanner documents' date); the fixture takes about half a second.
  */
 export async function fullyEvidencedPractice(
   t: TestServer,
@@ -341,7 +341,7 @@ export async function fullyEvidencedPractice(
     name,
     state,
     domain,
-    owner,
+    owner: { accountId: owner.accountId, apiKey: owner.apiKey, keyId: owner.keyId },
     completedJobId,
     pendingJobId: pending.json.job_id as string,
     agentIds: [frontdesk.agentId, server.agentId],
