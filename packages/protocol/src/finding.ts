@@ -16,7 +16,8 @@ export const FindingInputSchema = z
       .string()
       .min(1)
       .max(200)
-      .regex(/^[a-z0-9_.:\-/[\]@]+$/i, "id: letters, digits and _ . : - / [ ] @ only"),
+      // No regex flags: a JSON Schema pattern has none (upper case, as in CVE ids, is written into the class).
+      .regex(/^[A-Za-z0-9_.:\-/[\]@]+$/, "id: letters, digits and _ . : - / [ ] @ only"),
     check_id: z
       .string()
       .min(1)

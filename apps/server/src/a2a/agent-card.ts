@@ -1,5 +1,5 @@
 import { FREE_TIER_CREDITS, RATE_LIMITS } from "@hcs/protocol";
-import { fixedCredits, priceText } from "../operations/describe.js";
+import { describedWithPrice, fixedCredits, priceText } from "../operations/describe.js";
 import type { Operation } from "../operations/operation.js";
 import { A2A_SUPPORTED_VERSIONS } from "./version.js";
 
@@ -24,7 +24,7 @@ export function buildAgentCard(
   const skills = served.map((op) => ({
     id: op.method!,
     name: op.summary,
-    description: `${op.description}${op.description.includes("credits") ? "" : ` ${priceText(op)}.`} Send a data part {"skill": "${op.method}", "params": {…}}.`,
+    description: `${describedWithPrice(op)} Send a data part {"skill": "${op.method}", "params": {…}}.`,
     tags: ["hipaa", "compliance", ...(op.price ? ["metered"] : []), ...(op.readOnly ? ["read-only"] : [])],
     inputModes: ["application/json"],
     outputModes: ["application/json"],

@@ -146,11 +146,17 @@ describe("MCP over Streamable HTTP at /mcp (the SDK's Client)", () => {
       idempotentHint: false,
       openWorldHint: true, // a scan contacts the practice's hosts
     });
-    // Tools that change something: a scan (creates a job), the SRA (stores a new version), policies (new versions)
-    // and BAAs (records; `remove` deletes one, so it alone is declared destructive in the catalogue).
-    expect(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual(
-      served.filter((op) => !op.readOnly).map((op) => mcpToolName(op.method!)),
-    );
+    // Tools that change something: a scan (creates a job), the SRA (stores a new version), policies (new versions),
+    // BAAs (records; `remove` deletes one, so it alone is declared destructive in the catalogue) and vendor risk
+    // (scans vendor domains, stores their grades and charges the scans). tool-contracts.test.ts checks each hint
+    // against what the call does to the store.
+    expect(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual([
+      "hipaa_scan",
+      "hipaa_sra",
+      "hipaa_policies",
+      "hipaa_baa",
+      "hipaa_vendor_risk",
+    ]);
     expect(byName.get("hipaa_policies")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name)).toEqual(
       served.filter((op) => op.destructive).map((op) => mcpToolName(op.method!)),

@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { ErrorBodySchema, type ErrorCode, httpStatusFor } from "@hcs/protocol";
 import { stringify } from "yaml";
 import { z } from "zod";
-import { pipelineErrors, priceText } from "../operations/describe.js";
+import { describedWithPrice, pipelineErrors } from "../operations/describe.js";
 import type { Operation } from "../operations/operation.js";
 import type { Catalogue } from "../routes/catalogue.js";
 
@@ -45,6 +45,25 @@ function requiredFields(params: z.ZodObject | null): z.ZodObject | null {
   );
 }
 
+/** One response per HTTP status of `codes`, each naming its codes, with the §3.2 error body. */
+function errorResponses(codes: readonly ErrorCode[], headers: object): Record<string, object> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(codes))
+    byStatus.set(httpStatusFor(code), [...(byStatus.get(httpStatusFor(code)) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: `Error: ${list.join(", ")}`,
+          ...headers,
+          content: { "application/json": { schema: ErrorBodySchema } },
+        },
+      ]),
+  );
+}
+
 /** The operations the REST description lists: served, with a REST twin, in Group B or public. */
 export function documentedOperations(catalogue: Catalogue): Operation[] {
   return catalogue.operations.filter((op) => op.implemented && op.rest && op.group !== "a" && op.group !== "a-open");
@@ -67,37 +86,28 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
     const rest = op.rest!;
     const isGroupB = op.group === "b" || op.group === "b-open";
     const headers = isGroupB ? { headers: RATE_HEADERS } : {};
+    const content = Object.fromEntries(
+      (rest.produces ?? ["application/json"]).map((type) => [type, { schema: op.output }]),
+    );
     const responses: Record<string, object> = {
-      [String(rest.status ?? 200)]: {
-        description: op.summary,
-        ...headers,
-        content: Object.fromEntries(
-          (rest.produces ?? ["application/json"]).map((type) => [type, { schema: op.output }]),
-        ),
-      },
+      [String(rest.status ?? 200)]: { description: op.summary, ...headers, content },
+      ...Object.fromEntries(
+        (rest.otherStatuses ?? []).map(({ status, description }) => [
+          String(status),
+          { description, ...headers, content },
+        ]),
+      ),
+      ...errorResponses([...op.errors, ...pipelineErrors(op)], headers),
     };
-    const codes: ErrorCode[] = [...new Set([...op.errors, ...pipelineErrors(op)])];
-    const byStatus = new Map<number, string[]>();
-    for (const code of codes) byStatus.set(httpStatusFor(code), [...(byStatus.get(httpStatusFor(code)) ?? []), code]);
-    for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-      responses[String(status)] = {
-        description: `Error: ${list.join(", ")}`,
-        ...headers,
-        content: { "application/json": { schema: ErrorBodySchema } },
-      };
-    }
     const inPath = pathFields(rest.path);
     const params = requiredFields(fieldsOf(op.input, (name) => inPath.includes(name)));
     const rem = rest.input ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
-    const price = priceText(op);
     registry.registerPath({
       method: rest.method,
       path: toOpenApiPath(rest.path),
       operationId: op.id,
       summary: op.summary,
-      description: `${op.description}${op.method ? ` Agent method: \`${op.method}\` (JSON-RPC, MCP, A2A).` : ""}${
-        price && !op.description.includes("credits") ? ` ${price}.` : ""
-      }`,
+      description: `${describedWithPrice(op)}${op.method ? ` Agent method: \`${op.method}\` (JSON-RPC, MCP, A2A).` : ""}`,
       tags: [op.group === "public" ? "Discovery" : "Group B (agents)"],
       ...(op.group === "b" ? { security: [{ ApiKey: [] }] } : {}),
       request: {
@@ -126,6 +136,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
             ? { content: { [route.response.contentType ?? "application/json"]: { schema: route.response.schema } } }
             : {}),
         },
+        ...errorResponses(route.errors ?? [], {}),
       },
     });
   }

@@ -80,3 +80,14 @@ export function accessTableRows(operations: readonly Operation[]): string[][] {
     othersAnswer(op),
   ]);
 }
+
+/** Whether a text already names a price ("Costs 25 credits", "Free to list; 25 credits per document", "Free."). */
+const statesPrice = (text: string) => /\bcredits?\b|\bFree\b/.test(text);
+
+/**
+ * The operation's description with its price stated exactly once: its own words when they name the price (they
+ * often say more — when it is charged, what is refunded), else {@link priceText} after them.
+ */
+export function describedWithPrice(op: Operation): string {
+  return statesPrice(op.description) ? op.description : `${op.description} ${priceText(op)}.`;
+}

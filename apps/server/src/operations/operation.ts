@@ -64,6 +64,8 @@ export interface RestBinding {
   readonly produces?: readonly string[];
   /** Status of a successful answer (default 200). */
   readonly status?: number;
+  /** Other statuses a successful call may answer with the same body (a replayed upload: 200), for the OpenAPI document. */
+  readonly otherStatuses?: readonly { readonly status: number; readonly description: string }[];
   /** Headers of a successful answer (e.g. Cache-Control). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Status and headers that depend on the result (a replayed upload answers 200, a new one 201). */

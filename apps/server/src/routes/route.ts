@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@hcs/protocol";
 import type { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import type { HcsContext } from "../http/state.js";
@@ -12,6 +13,8 @@ export interface PublicRoute {
   readonly summary: string;
   readonly description?: string;
   readonly response: { readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string };
+  /** Errors it may answer instead (with the §3.2 body), for the OpenAPI document. */
+  readonly errors?: readonly ErrorCode[];
   /** Left out of the OpenAPI document (operator endpoints). */
   readonly internal?: boolean;
   handler(ctx: HcsContext, deps: AppDeps): Promise<void>;

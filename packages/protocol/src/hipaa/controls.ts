@@ -170,7 +170,10 @@ export type HipaaControlId = (typeof HIPAA_CONTROLS)[number]["id"];
 const BY_ID: ReadonlyMap<string, HipaaControl> = new Map(HIPAA_CONTROLS.map((c) => [c.id, c]));
 
 export const HIPAA_CONTROL_IDS = HIPAA_CONTROLS.map((c) => c.id) as HipaaControlId[];
-export const HipaaControlIdSchema = z.enum(HIPAA_CONTROL_IDS as [HipaaControlId, ...HipaaControlId[]]);
+/** Registered by id: JSON Schema and OpenAPI documents list the 83 citations once and refer to them. */
+export const HipaaControlIdSchema = z
+  .enum(HIPAA_CONTROL_IDS as [HipaaControlId, ...HipaaControlId[]])
+  .meta({ id: "HipaaControlId" });
 
 /** The control with this citation, or undefined. */
 export function hipaaControl(id: string): HipaaControl | undefined {

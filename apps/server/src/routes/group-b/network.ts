@@ -22,7 +22,7 @@ import { scannerManifest } from "../public/downloads.js";
 
 const AGENT_ID = /^agt_[0-9A-Za-z]{16}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
-const SCAN_ID = /^[0-9a-f-]{36}$/i;
+const SCAN_ID = /^[0-9A-Fa-f-]{36}$/;
 
 const DeployOptionsSchema = z
   .strictObject({
@@ -177,6 +177,7 @@ export const uploadResultsOperation = defineOperation({
     method: "post",
     path: SCANNER_API_PATHS.results,
     status: 201,
+    otherStatuses: [{ status: 200, description: "A replay of an upload already stored (duplicate: true)" }],
     answer: (acceptance: { duplicate: boolean }) => ({ status: acceptance.duplicate ? 200 : 201 }),
     async input(ctx) {
       // The headers are checked before the body is read; the schema above words what is wrong with them.

@@ -44,6 +44,7 @@ export const downloadRoutes: PublicRoute[] = [
     id: "getScannerPackage",
     summary: "The scanner package this server serves: version, URL, SHA-256, npm integrity and install command",
     response: { description: "The package manifest", schema: ScannerPackageManifestSchema },
+    errors: ["not_found"],
     async handler(ctx, deps) {
       ctx.set("Cache-Control", "no-cache");
       ctx.body = scannerManifest(deps);
@@ -54,6 +55,7 @@ export const downloadRoutes: PublicRoute[] = [
     id: "getServerCa",
     summary: "The CA certificate this server's TLS chains to (its SHA-256 is the deploy token's ca_sha256)",
     response: { description: "PEM certificate", schema: z.string(), contentType: "application/x-pem-file" },
+    errors: ["not_found"],
     async handler(ctx, deps) {
       if (!deps.downloads) throw new ServiceError("not_found", "no CA certificate is served by this process");
       ctx.set("Cache-Control", "no-cache");
