@@ -22,6 +22,16 @@ export const FREE_TIER_CREDITS = 500;
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
 /**
+ * Largest body of a request that carries no valid credential (no API key the server accepts; a scan upload's agent
+ * signature is its own): a free-key request or a scanner registration is well under 1 KiB. Beyond it: 413 before
+ * the body is read.
+ */
+export const MAX_ANONYMOUS_REQUEST_BYTES = 64 * 1024;
+
+/** Deepest nesting of arrays and objects a JSON body may have; deeper is refused (400 invalid_json) unparsed. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
  * Credit price of each metered operation (spec §8, DESIGN §3.3 and §7): the ledger names a charge by these keys.
  * A batch is charged `grade` per NPI that has one; policies are free to list and `policy_document` per document
  * generated.

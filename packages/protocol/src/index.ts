@@ -41,6 +41,8 @@ export {
   GROUP_A_PLANS,
   type IssuedKey,
   IssuedKeySchema,
+  MAX_ANONYMOUS_REQUEST_BYTES,
+  MAX_JSON_DEPTH,
   MAX_REQUEST_BYTES,
   type MeteredOperation,
   MeteredOperationSchema,

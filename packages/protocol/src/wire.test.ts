@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CREDIT_PRICES, FREE_TIER_CREDITS, FreeKeyRequestSchema, MAX_REQUEST_BYTES, RATE_LIMITS } from "./billing.js";
+import {
+  CREDIT_PRICES,
+  FREE_TIER_CREDITS,
+  FreeKeyRequestSchema,
+  MAX_ANONYMOUS_REQUEST_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_REQUEST_BYTES,
+  RATE_LIMITS,
+} from "./billing.js";
 import { FindingInputSchema, FindingSchema } from "./finding.js";
 import { GradeRecordSchema } from "./grade-record.js";
 import { JobSchema, ScanDispatchAcceptanceSchema, ScanDispatchRequestSchema } from "./jobs.js";
@@ -198,6 +206,8 @@ describe("limits and prices (spec §8)", () => {
     });
     expect(FREE_TIER_CREDITS).toBe(500);
     expect(MAX_REQUEST_BYTES).toBe(10 * 1024 * 1024);
+    expect(MAX_ANONYMOUS_REQUEST_BYTES).toBe(64 * 1024);
+    expect(MAX_JSON_DEPTH).toBe(64);
     expect(CREDIT_PRICES).toEqual({
       grade: 25,
       breach: 25,

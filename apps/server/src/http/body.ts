@@ -1,4 +1,4 @@
-import { MAX_REQUEST_BYTES } from "@hcs/protocol";
+import { MAX_ANONYMOUS_REQUEST_BYTES, MAX_REQUEST_BYTES } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import type { HcsContext } from "./state.js";
 
@@ -15,14 +15,34 @@ export function isJsonRequest(ctx: HcsContext): boolean {
 }
 
 /**
- * Reads the raw body (at most `limit` bytes, 413 beyond), once per request. Past the limit the rest of the body
- * is read and dropped rather than the request destroyed, so the 413 with its error body reaches the client (the
- * connection is closed after it). An async iterator would destroy the socket on the early exit.
+ * The most bytes a request's body may hold: 10 MiB when it presented a valid key, else 64 KiB (docs/security.md) —
+ * anonymous callers send small bodies (a free-key request, a scanner registration), and nobody without a key gets
+ * the server to buffer megabytes.
  */
-export async function readRawBody(ctx: HcsContext, limit = MAX_REQUEST_BYTES): Promise<Buffer> {
+export function bodyLimitOf(ctx: HcsContext): number {
+  return ctx.state.caller ? MAX_REQUEST_BYTES : MAX_ANONYMOUS_REQUEST_BYTES;
+}
+
+const tooLarge = (limit: number) =>
+  new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, { limit_bytes: limit });
+
+/**
+ * Reads the raw body once per request: at most `limit` bytes (default: bodyLimitOf), 413 beyond. With the default
+ * limit, a body announced larger (Content-Length) is refused before a byte of it is read, and the connection is
+ * closed after the answer. Past the limit while reading (a chunked body), the rest is read and dropped rather than
+ * the request destroyed, so the 413 with its error body reaches the client (the connection is closed after it);
+ * a reader with a limit of its own (a scan upload, whose 413 names what was exceeded) is refused that way too. An
+ * async iterator would destroy the socket on the early exit.
+ */
+export async function readRawBody(ctx: HcsContext, ownLimit?: number): Promise<Buffer> {
   if (ctx.state.rawBody) return ctx.state.rawBody;
   const req = ctx.req;
   if (req.readableEnded) return Buffer.alloc(0);
+  const limit = ownLimit ?? bodyLimitOf(ctx);
+  if (ownLimit === undefined && Number(ctx.get("Content-Length") || 0) > limit) {
+    ctx.set("Connection", "close");
+    throw tooLarge(limit);
+  }
   const body = await new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -42,7 +62,7 @@ export async function readRawBody(ctx: HcsContext, limit = MAX_REQUEST_BYTES): P
       req.on("data", () => undefined); // drop the rest
       req.on("error", () => undefined);
       ctx.set("Connection", "close");
-      reject(new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, { limit_bytes: limit }));
+      reject(tooLarge(limit));
     };
     const onEnd = () => {
       settle();

@@ -8,6 +8,8 @@ export interface Metrics {
   readonly duration: Histogram<"method" | "route">;
   /** Requests without credentials that were refused: counted here instead of written to the audit trail. */
   readonly anonymousRefusals: Counter<"code">;
+  /** JSON-RPC notifications received and not run (rpc/endpoint.ts), by method ("(unknown)" for others). */
+  readonly rpcNotificationsNotRun: Counter<"method">;
 }
 
 /** A Prometheus registry of its own per app (tests create several apps in one process). */
@@ -33,6 +35,12 @@ export function createMetrics(): Metrics {
       name: "hcs_anonymous_refusals_total",
       help: "Refused requests that presented no valid credentials (not audited), by error code",
       labelNames: ["code"],
+      registers: [registry],
+    }),
+    rpcNotificationsNotRun: new Counter({
+      name: "hcs_jsonrpc_notifications_not_run_total",
+      help: "JSON-RPC notifications (requests without an id) received and not run: nothing answered, charged or written",
+      labelNames: ["method"],
       registers: [registry],
     }),
   };

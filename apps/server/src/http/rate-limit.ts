@@ -221,12 +221,35 @@ export async function wouldExceed(deps: ServiceDeps, policy: RatePolicy): Promis
   return false;
 }
 
-/** X-RateLimit-Limit/Remaining/Reset (Reset in Unix epoch seconds) of the tightest window. */
+/**
+ * The one window a call's answer reports, in its headers and in a 429's details alike: of the windows over their
+ * limit, the one that ends last (the one Retry-After waits for: at Group A's hour cap a client still sending also
+ * exceeds the minute, and the hour is what binds); when none is over, the one with the fewest requests left (on a
+ * tie, the one that ends last).
+ */
+export function bindingWindow(windows: readonly WindowState[]): WindowState {
+  let binding = windows[0]!;
+  for (const w of windows) {
+    const over = w.count > w.limit;
+    const bindingOver = binding.count > binding.limit;
+    if (over !== bindingOver) {
+      if (over) binding = w;
+      continue;
+    }
+    const left = Math.max(0, w.limit - w.count);
+    const bindingLeft = Math.max(0, binding.limit - binding.count);
+    if ((!over && left < bindingLeft) || ((over || left === bindingLeft) && w.resetAtMs > binding.resetAtMs))
+      binding = w;
+  }
+  return binding;
+}
+
+/** X-RateLimit-Limit/Remaining/Reset (Reset in Unix epoch seconds) of the binding window (bindingWindow). */
 export function setRateHeaders(ctx: HcsContext, windows: readonly WindowState[]): void {
-  const tightest = windows.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
-  setHeader(ctx, "X-RateLimit-Limit", String(tightest.limit));
-  setHeader(ctx, "X-RateLimit-Remaining", String(Math.max(0, tightest.limit - tightest.count)));
-  setHeader(ctx, "X-RateLimit-Reset", String(Math.ceil(tightest.resetAtMs / 1000)));
+  const binding = windows.length === 1 ? windows[0]! : bindingWindow(windows);
+  setHeader(ctx, "X-RateLimit-Limit", String(binding.limit));
+  setHeader(ctx, "X-RateLimit-Remaining", String(Math.max(0, binding.limit - binding.count)));
+  setHeader(ctx, "X-RateLimit-Reset", String(Math.ceil(binding.resetAtMs / 1000)));
 }
 
 /** The 429 for windows that are over their limit (null when none is), with the Retry-After it needs. */
@@ -235,14 +258,14 @@ export function rateLimitedError(
   nowMs: number,
   message?: string,
 ): { error: ServiceError; retryAfter: number } | null {
-  const exceeded = windows.filter((w) => w.count > w.limit);
-  if (exceeded.length === 0) return null;
-  const resetAt = Math.max(...exceeded.map((w) => w.resetAtMs));
-  const retryAfter = Math.max(1, Math.ceil((resetAt - nowMs) / 1000));
+  if (!windows.some((w) => w.count > w.limit)) return null;
+  // The window the headers report (setRateHeaders): the body and the headers name the same limit.
+  const binding = bindingWindow(windows);
+  const retryAfter = Math.max(1, Math.ceil((binding.resetAtMs - nowMs) / 1000));
   return {
     retryAfter,
     error: new ServiceError("rate_limited", message ?? `rate limit exceeded; retry in ${retryAfter} s`, {
-      limit: exceeded[0]!.limit,
+      limit: binding.limit,
       retry_after_seconds: retryAfter,
     }),
   };

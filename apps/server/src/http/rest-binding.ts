@@ -4,6 +4,7 @@ import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { type CallMeta, type InvokeResult, invoke } from "../operations/invoke.js";
 import { type Operation, PreserializedJson, RawBody } from "../operations/operation.js";
+import { parseJsonBytes } from "../util/json-depth.js";
 import { answerText, setHeader } from "./answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
@@ -70,7 +71,10 @@ export function queryInput(query: Record<string, string | string[] | undefined>,
   return out;
 }
 
-/** A POST's or PATCH's JSON body ({} when there is none); 415 for other media types, 400 for bad JSON. */
+/**
+ * A POST's or PATCH's JSON body ({} when there is none): at most 10 MiB with a valid key, 64 KiB without (413);
+ * 415 for other media types, 400 invalid_json for bad JSON or JSON nested deeper than MAX_JSON_DEPTH.
+ */
 export async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
   const length = ctx.get("Content-Length");
   if ((length === "" || length === "0") && ctx.get("Transfer-Encoding") === "") return {};
@@ -78,13 +82,7 @@ export async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
     throw new ServiceError("unsupported_media_type", "send the body as JSON with Content-Type: application/json");
   const raw = await readRawBody(ctx);
   if (raw.length === 0) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new ServiceError("invalid_json", "the request body is not valid JSON");
-  }
-  return value;
+  return parseJsonBytes(raw, "the request body");
 }
 
 /** The input of a REST call: query, then JSON body, then path parameters (the path wins). */

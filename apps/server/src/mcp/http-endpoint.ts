@@ -1,6 +1,6 @@
-import { httpStatusFor } from "@hcs/protocol";
+import { httpStatusFor, MAX_JSON_DEPTH } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
-import { ServiceError } from "../errors.js";
+import { isServiceError, ServiceError } from "../errors.js";
 import { isJsonRequest, readRawBody } from "../http/body.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
@@ -9,6 +9,7 @@ import { requestGuard } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { Operation } from "../operations/operation.js";
 import type { Caller } from "../services/api-keys.js";
+import { nestsDeeperThan, tooDeepError } from "../util/json-depth.js";
 import { buildMcpServer } from "./mcp-server.js";
 import { countsAsRequest } from "./message-count.js";
 import { allowedSources, foreignSourceError } from "./request-origin.js";
@@ -40,13 +41,18 @@ function answerRefusal(ctx: HcsContext, error: ServiceError, retryAfter: number 
   ctx.body = errorBody(error.code, error.message, ctx.state.requestId, error.details);
 }
 
-/** The JSON body, or undefined when there is none or it is not JSON (the SDK transport then answers the error). */
+/**
+ * The JSON body, or undefined when there is none or it is not JSON (the SDK transport then answers the error).
+ * Throws 413 past the size limit, 400 invalid_json for a body nested deeper than MAX_JSON_DEPTH (checked before it
+ * is parsed), and invalid_body for a body cut short.
+ */
 async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
   if (!isJsonRequest(ctx)) return undefined;
+  const raw = await readRawBody(ctx);
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw tooDeepError("the body");
   try {
-    return JSON.parse((await readRawBody(ctx)).toString("utf8"));
-  } catch (err) {
-    if (err instanceof ServiceError) throw err; // 413, or a body cut short
+    return JSON.parse(raw.toString("utf8"));
+  } catch {
     return undefined;
   }
 }
@@ -100,7 +106,16 @@ export function mcpEndpoint(deps: AppDeps, operations: readonly Operation[]) {
         return answerRefusal(ctx, limited?.error ?? refusal, limited?.retryAfter ?? null);
       }
 
-      const [sdk, body] = await Promise.all([loadMcpSdk(), jsonBodyOf(ctx)]);
+      let sdk: Awaited<ReturnType<typeof loadMcpSdk>>;
+      let body: unknown;
+      try {
+        [sdk, body] = await Promise.all([loadMcpSdk(), jsonBodyOf(ctx)]);
+      } catch (err) {
+        if (!isServiceError(err)) throw err;
+        // A body refused (too large, nested too deep, cut short) is counted like any other refusal.
+        const limited = await countOnce(deps, ctx, caller, windows);
+        return answerRefusal(ctx, limited?.error ?? err, limited?.retryAfter ?? null);
+      }
       tools ??= mcpTools(operations);
       if (countsAsRequest(body, tools.operations)) {
         const limited = await countOnce(deps, ctx, caller, windows);

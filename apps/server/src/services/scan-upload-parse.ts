@@ -8,6 +8,7 @@ import {
 } from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../errors.js";
+import { parseJsonBytes } from "../util/json-depth.js";
 import { zodIssues } from "../util/parse-json.js";
 import type { Pace } from "../util/time-slicer.js";
 
@@ -29,18 +30,13 @@ const invalidBody = (issues: { path: string; message: string }[]) =>
 
 /**
  * Parses a signed upload's body into a scan document without holding the event loop for long: JSON.parse (its one
- * uninterruptible step, bounded by the upload byte limit), the envelope, the finding limits (413 with
+ * uninterruptible step, bounded by the upload byte limit and, checked before it, the nesting depth), the envelope, the finding limits (413 with
  * {limit, max, actual, host?}), then the findings in chunks with `pace` between them. The same document as parsing
  * it whole with ScanResultDocumentSchema, and schema errors at the same paths; an upload over a limit is refused
  * before any of its findings is examined.
  */
 export async function parseScanUpload(raw: Buffer, pace: Pace): Promise<ScanResultDocument> {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new ServiceError("invalid_json", "the scan document is not valid JSON");
-  }
+  const value = parseJsonBytes(raw, "the scan document");
   await pace();
   const envelope = EnvelopeSchema.safeParse(value);
   if (!envelope.success) throw invalidBody(zodIssues(envelope.error));

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ServiceError } from "../errors.js";
+import { parseJsonBytes } from "./json-depth.js";
 
 /** zod issues as client-facing details: where and what, never the offending value. */
 export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
@@ -7,7 +8,8 @@ export function zodIssues(error: z.ZodError): { path: string; message: string }[
 }
 
 /**
- * Parses untrusted JSON bytes and validates them: invalid_json when they are not JSON, invalid_body with the
+ * Parses untrusted JSON bytes and validates them: invalid_json when they are not JSON (or nest too deep: see
+ * json-depth.ts), invalid_body with the
  * issues when they do not match. `subject` and `schemaName` word the messages ("the request body", "the schema").
  */
 export function parseJsonAs<S extends z.ZodType>(
@@ -16,12 +18,7 @@ export function parseJsonAs<S extends z.ZodType>(
   subject = "the request body",
   schemaName = "the schema",
 ): z.output<S> {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new ServiceError("invalid_json", `${subject} is not valid JSON`);
-  }
+  const value = parseJsonBytes(raw, subject);
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     throw new ServiceError("invalid_body", `${subject} does not match ${schemaName}`, {
