@@ -1,18 +1,13 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { CREDIT_PRICES } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IncidentRecordSchema } from "../administrative/incident-schema.js";
-import { createIncident } from "../administrative/incidents.js";
-import { buildJobResult } from "../jobs/job-result.js";
 import type { TestResponse } from "../lab/https-client.js";
 import { CATALOGUE } from "../routes/catalogue.js";
 import { issueApiKey, revokeApiKey } from "../services/api-keys.js";
-import { importKev } from "../services/intel/feed-imports.js";
-import { enrolledPracticeFor } from "../test-support/enrolled-practice.js";
-import { accountWithKey, completedJobRow, DMARC_MISSING, gradedPractice } from "../test-support/fixtures.js";
-import { inventoryScanDocument } from "../test-support/intel-documents.js";
+import { accountWithKey, DMARC_MISSING, gradedPractice } from "../test-support/fixtures.js";
+import { type FullyEvidencedPractice, fullyEvidencedPractice } from "../test-support/fully-evidenced-practice.js";
+import { type ExampleCall, exampleCall } from "../test-support/operation-examples.js";
 import { shouldRunPostgres } from "../test-support/postgres.js";
-import { scanDocumentAbout } from "../test-support/scan-documents.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 import { OWNED_RECORDS } from "./access.js";
 import { mcpToolName, type Operation } from "./operation.js";
@@ -20,43 +15,13 @@ import { mcpToolName, type Operation } from "./operation.js";
 /*
  * The authorization matrix, generated from the catalogue: every operation, over every transport that serves it
  * (REST; JSON-RPC, MCP and A2A for agent methods), called with its declared example input — naming the owner's
- * practice and records — by each kind of caller. The answer must be the one the operation's access rule implies
- * (docs/security.md, "Who may read what"); a refused call changes no balance; no answer to anyone but the owner
+ * practice and records (test-support/operation-examples.ts) — by each kind of caller. The answer must be the one the
+ * operation's access rule implies (docs/security.md, "Who may read what"); a refused call changes no balance; what
+ * a call took is what its answer says and, for a fixed price, the declared price; no answer to anyone but the owner
  * carries anything of the owner's. A new operation is in the matrix by being in the catalogue.
  */
 
-const OWNED_NPI = "1234567893";
 const OTHER_NPI = "1245319599";
-/** Strings only the owner's records hold (a scanner host name, its scan range, an incident title). */
-const SECRET_HOST = "matrix-secret-host-7";
-const SECRET_RANGE = "10.99.7.0/24";
-const SECRET_TITLE = "Matrix incident 5b1e";
-/** The exploited vulnerability of software on the owner's scanner host. */
-const SECRET_CVE = "CVE-2021-40438";
-
-/** A catalogue of one entry in CISA's format: the exploited version the owner's scanner host runs. */
-const KEV_CATALOGUE = {
-  title: "CISA Catalog of Known Exploited Vulnerabilities",
-  catalogVersion: "2026.11.20",
-  dateReleased: "2026-11-20T12:00:00.000Z",
-  count: 1,
-  vulnerabilities: [
-    {
-      cveID: SECRET_CVE,
-      vendorProject: "Apache",
-      product: "HTTP Server",
-      vulnerabilityName: "Apache HTTP Server-Side Request Forgery (SSRF)",
-      dateAdded: "2021-12-01",
-      shortDescription:
-        "A crafted request uri-path can cause mod_proxy to forward the request to an origin server chosen by the remote user. This issue affects Apache HTTP Server 2.4.48 and earlier.",
-      requiredAction: "Apply updates per vendor instructions.",
-      dueDate: "2021-12-15",
-      knownRansomwareCampaignUse: "Unknown",
-      notes: "",
-      cwes: ["CWE-918"],
-    },
-  ],
-};
 
 type Transport = "rest" | "jsonrpc" | "mcp" | "a2a";
 type CallerKind = "none" | "other_group_header" | "expired" | "revoked" | "free" | "other" | "owner";
@@ -77,13 +42,14 @@ interface Outcome {
 }
 
 interface Fixture {
+  readonly fx: FullyEvidencedPractice;
   readonly keys: Record<Exclude<CallerKind, "none" | "other_group_header">, string>;
   readonly accounts: readonly string[];
   readonly ownerAccount: string;
   /** The account whose balance a caller's call may change (none for calls without a usable key). */
   readonly accountOf: Partial<Record<CallerKind, string>>;
-  /** Values of the owner's records put in place of the ids an example names. */
-  readonly ids: { job_id: string; incident: string; agent_id: string; token_id: string; audit_event: string };
+  /** What only the owner's records hold: scanner host names, the KEV match, ids of its records, its incident. */
+  readonly secrets: readonly string[];
 }
 
 /** The answer the access rule implies for a caller: a refusal code, or null for "allowed" (no access refusal). */
@@ -110,50 +76,6 @@ function expectedRefusal(op: Operation, caller: CallerKind, transport: Transport
     case "owner":
       return null;
   }
-}
-
-/** The example input, naming the owner's records instead of the example's ids. */
-function inputFor(op: Operation, f: Fixture): Record<string, unknown> {
-  const input = { ...(op.example as Record<string, unknown>) };
-  if ("npi" in input) input.npi = OWNED_NPI;
-  if ("job_id" in input) input.job_id = f.ids.job_id;
-  if ("agent_id" in input && op.access.rule === "owner") input.agent_id = f.ids.agent_id;
-  if ("token_id" in input) input.token_id = f.ids.token_id;
-  if ("id" in input) input.id = op.access.rule === "owner" ? f.ids.incident : f.ids.audit_event;
-  if (Array.isArray(input.npis)) input.npis = [OWNED_NPI, OTHER_NPI];
-  return input;
-}
-
-/** The secrets an answer to anyone but the owner must not carry (those the request did not send itself). */
-function ownersSecrets(f: Fixture, input: Record<string, unknown>): string[] {
-  const sent = JSON.stringify(input);
-  return [
-    SECRET_HOST,
-    SECRET_RANGE,
-    SECRET_TITLE,
-    SECRET_CVE,
-    f.ids.job_id,
-    f.ids.incident,
-    f.ids.agent_id,
-    f.ids.token_id,
-  ].filter((s) => !sent.includes(s));
-}
-
-function restRequest(op: Operation, input: Record<string, unknown>) {
-  const rest = op.rest!;
-  const rest_ = { ...input };
-  const path = rest.path.replace(/:([a-z_]+)/g, (_, name: string) => {
-    const value = String(rest_[name]);
-    delete rest_[name];
-    return encodeURIComponent(value);
-  });
-  if (rest.method === "get") {
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(rest_)) query.set(k, Array.isArray(v) ? v.join(",") : String(v));
-    const qs = query.toString();
-    return { method: "GET", path: qs ? `${path}?${qs}` : path, body: undefined };
-  }
-  return { method: rest.method.toUpperCase(), path, body: rest_ };
 }
 
 function keyHeaders(op: Operation, transport: Transport, caller: CallerKind, f: Fixture): Record<string, string> {
@@ -192,12 +114,18 @@ async function call(
   transport: Transport,
   caller: CallerKind,
   f: Fixture,
+  example: ExampleCall,
 ): Promise<Outcome> {
-  const input = inputFor(op, f);
+  const input = example.input;
   const headers = keyHeaders(op, transport, caller, f);
   if (transport === "rest") {
-    const r = restRequest(op, input);
-    const res = await t.request(r.path, { method: r.method, headers, body: r.body, timeoutMs: 60_000 });
+    const r = example.rest;
+    const res = await t.request(r.path, {
+      method: r.method,
+      headers: { ...r.headers, ...headers },
+      ...(r.body === undefined ? {} : { body: r.body }),
+      timeoutMs: 60_000,
+    });
     const code =
       res.status >= 400 ? ((res.json as { error?: { code?: string } } | undefined)?.error?.code ?? null) : null;
     return { ok: res.status < 400, code, httpStatus: res.status, text: res.text, charged: statedCharge(res) };
@@ -270,62 +198,16 @@ async function balances(t: TestServer, accounts: readonly string[]): Promise<Rec
   return Object.fromEntries(rows.map((r) => [r.id, r.credits]));
 }
 
-/** The owner's practice with every kind of record the operations read, and one key per kind of caller. */
+/** The owner's practice with every kind of data the service keeps (fullyEvidencedPractice), and a key per caller. */
 async function matrixFixture(t: TestServer): Promise<Fixture> {
   const deps = t.server.deps;
-  const owner = await accountWithKey(deps, { plan: "professional", tier: "bulk", credits: 1_000_000 });
+  const fx = await fullyEvidencedPractice(t);
   const other = await accountWithKey(deps, { plan: "professional", tier: "bulk", credits: 1_000_000 });
   const free = await accountWithKey(deps, { plan: "free", tier: "standard", credits: 500 });
-  await gradedPractice(deps, owner.accountId, OWNED_NPI, [DMARC_MISSING]);
   await gradedPractice(deps, other.accountId, OTHER_NPI, [DMARC_MISSING]);
-  const enrolled = await enrolledPracticeFor(t, owner.apiKey, OWNED_NPI, 2);
-  const agent = await enrolled.enrol(SECRET_HOST);
-  const doc = scanDocumentAbout(agent.agentId, [{ host: null, count: 2 }], {
-    hostname: SECRET_HOST,
-    completedAt: deps.now().toISOString(),
-  });
-  const scanned = await enrolled.upload(agent, { ...doc, scope: { mode: "targets", targets: [SECRET_RANGE] } });
-  if (scanned.status !== 201) throw new Error(`upload refused: ${scanned.status} ${scanned.text}`);
-  // Software the KEV catalogue lists as exploited: a finding, a threat match naming the host, a probability factor.
-  const kev = JSON.stringify(KEV_CATALOGUE);
-  await importKev(deps, { source: "test", text: kev, sha256: createHash("sha256").update(kev).digest("hex") });
-  const inventory = inventoryScanDocument(agent.agentId, {
-    hostname: SECRET_HOST,
-    software: [{ name: "Apache HTTP Server", version: "2.4.48" }],
-    completedAt: deps.now().toISOString(),
-  });
-  const uploaded = await enrolled.upload(agent, inventory);
-  if (uploaded.status !== 201) throw new Error(`upload refused: ${uploaded.status} ${uploaded.text}`);
-  const grade = uploaded.json.grade;
-  const result = await deps.store.db.transaction().execute((trx) => buildJobResult(trx, grade));
-  const jobId = await completedJobRow(deps, owner.accountId, OWNED_NPI, { result });
-  const incident = await createIncident(
-    deps,
-    OWNED_NPI,
-    IncidentRecordSchema.parse({
-      title: SECRET_TITLE,
-      category: "theft",
-      discovered_on: "2026-11-20",
-      phi_involved: true,
-    }),
-  );
-  const token = await deps.store.db
-    .selectFrom("deploy_tokens")
-    .select("id")
-    .where("npi", "=", OWNED_NPI)
-    .executeTakeFirstOrThrow();
-  const event = await deps.store.db
-    .selectFrom("audit_events")
-    .select("id")
-    .where("actor_account_id", "=", owner.accountId)
-    .orderBy("id")
-    .executeTakeFirstOrThrow();
-  const revoked = await issueApiKey(deps, { accountId: owner.accountId });
+  const revoked = await issueApiKey(deps, { accountId: fx.owner.accountId });
   await revokeApiKey(deps, revoked.keyId);
-  const expired = await issueApiKey(deps, {
-    accountId: owner.accountId,
-    expiresAt: new Date(deps.now().getTime() + 1000),
-  });
+  const expired = await issueApiKey(deps, { accountId: fx.owner.accountId });
   await deps.store.db
     .updateTable("api_keys")
     .set({ expires_at: new Date(deps.now().getTime() - 86_400_000).toISOString() })
@@ -333,23 +215,31 @@ async function matrixFixture(t: TestServer): Promise<Fixture> {
     .execute();
   deps.store.keys.forgetAll();
   return {
+    fx,
     keys: {
-      owner: owner.apiKey,
+      owner: fx.owner.apiKey,
       other: other.apiKey,
       free: free.apiKey,
       revoked: revoked.apiKey,
       expired: expired.apiKey,
     },
-    accounts: [owner.accountId, other.accountId, free.accountId],
-    ownerAccount: owner.accountId,
-    accountOf: { owner: owner.accountId, other: other.accountId, free: free.accountId },
-    ids: {
-      job_id: jobId,
-      incident: incident.id,
-      agent_id: agent.agentId,
-      token_id: token.id,
-      audit_event: String(event.id),
-    },
+    accounts: [fx.owner.accountId, other.accountId, free.accountId],
+    ownerAccount: fx.owner.accountId,
+    accountOf: { owner: fx.owner.accountId, other: other.accountId, free: free.accountId },
+    secrets: [
+      "frontdesk-01",
+      "server-01",
+      "spare-01",
+      "CVE-2021-40438",
+      "Laptop stolen from a car",
+      fx.completedJobId,
+      fx.pendingJobId,
+      fx.incidentId,
+      fx.spareAgentId,
+      fx.spareDeployTokenId,
+      ...fx.agentIds,
+      ...fx.findingIds.internal,
+    ],
   };
 }
 
@@ -390,9 +280,9 @@ function matrixSuite(engine: "sqlite" | "postgres") {
       for (const caller of CALLERS) {
         // The agent endpoints take a key in either header: there is no "other group's header" there.
         if (caller === "other_group_header" && transport !== "rest") continue;
-        const input = inputFor(op, f);
+        const example = await exampleCall(t, f.fx, op);
         const before = await balances(t, f.accounts);
-        const outcome = await call(t, op, transport, caller, f);
+        const outcome = await call(t, op, transport, caller, f, example);
         const after = await balances(t, f.accounts);
         const expected = expectedRefusal(op, caller, transport);
         const where = `${caller}: ${outcome.httpStatus} ${outcome.code ?? "ok"}`;
@@ -404,7 +294,11 @@ function matrixSuite(engine: "sqlite" | "postgres") {
             failures.push(`${where}: a refused call changed a balance`);
         } else if (outcome.code !== null) {
           const ownerRule = op.access.rule === "owner" ? OWNED_RECORDS[op.access.of] : null;
-          const accessCodes = new Set([...KEY_REFUSALS, "forbidden", ...(ownerRule ? [ownerRule.others.code] : [])]);
+          const accessCodes = new Set([
+            ...KEY_REFUSALS,
+            "forbidden",
+            ...(ownerRule ? [ownerRule.others.code, ownerRule.missing.code] : []),
+          ]);
           if (caller === "owner" || op.access.rule === "anyone" || op.access.rule === "credential") {
             if (KEY_REFUSALS.has(outcome.code) || (caller === "owner" && accessCodes.has(outcome.code)))
               failures.push(`${where}: an allowed call was refused`);
@@ -413,7 +307,8 @@ function matrixSuite(engine: "sqlite" | "postgres") {
         // What the answer says it took is what the caller's balance lost; a fixed price is the declared one.
         const account = f.accountOf[caller];
         const taken = account ? before[account]! - after[account]! : 0;
-        if (taken !== outcome.charged)
+        // (A refund — a cancelled job's — is no charge: it is stated in the job, not in these headers.)
+        if ((taken > 0 || outcome.charged > 0) && taken !== outcome.charged)
           failures.push(`${where}: ${taken} credits taken, the answer says ${outcome.charged}`);
         const price = op.price;
         if (outcome.ok && account && (price?.kind === "metered" || price?.kind === "charged_by_handler")) {
@@ -421,9 +316,11 @@ function matrixSuite(engine: "sqlite" | "postgres") {
           if (outcome.charged !== due)
             failures.push(`${where}: charged ${outcome.charged}, the declared price is ${due}`);
         }
-        if (caller !== "owner") {
+        // A deploy token or an agent's signature is the owner's credential: its holder acts for the owner.
+        if (caller !== "owner" && op.access.rule !== "credential") {
           if (after[f.ownerAccount] !== before[f.ownerAccount]) failures.push(`${where}: the owner's balance changed`);
-          for (const secret of ownersSecrets(f, input))
+          const sent = JSON.stringify(example.input);
+          for (const secret of f.secrets.filter((s) => !sent.includes(s)))
             if (outcome.text.includes(secret)) failures.push(`${where}: the answer carries the owner's ${secret}`);
         }
       }

@@ -36,6 +36,8 @@ export interface FullyEvidencedPractice {
   readonly spareDeployTokenId: string;
   /** An audit event of the owner's, covered by the latest signed checkpoint (an inclusion proof exists). */
   readonly auditEventId: number;
+  /** The practice's security incident (a breach, recorded over Group A). */
+  readonly incidentId: string;
   /** A policy number with a generated version. */
   readonly policyNumber: number;
   /** A business associate's domain whose external grade is stored and fresh (no scan runs for it). */
@@ -254,7 +256,7 @@ export async function fullyEvidencedPractice(
   );
 
   // Administrative records, kept by the practice manager (Group A) and the BAA tool.
-  expect2xx(
+  const incident = expect2xx(
     "incident",
     await post("/v1/incidents", bearer, {
       title: "Laptop stolen from a car",
@@ -349,6 +351,7 @@ export async function fullyEvidencedPractice(
     deployTokenId: used.token_id,
     spareDeployTokenId: unused.token_id,
     auditEventId: Number(event.id),
+    incidentId: incident.json.id as string,
     policyNumber: 1,
     vendorDomain,
     findingIds: { external: idsOf("external"), internal: idsOf("internal"), administrative: idsOf("administrative") },

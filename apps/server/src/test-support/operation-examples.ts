@@ -26,13 +26,14 @@ export interface ExampleCall {
  * them from the path). Destructive operations act on the fixture's spare things (a pending job, an idle scanner, an
  * unused deploy token).
  */
-function fieldValues(fx: FullyEvidencedPractice): Record<string, unknown> {
+function fieldValues(fx: FullyEvidencedPractice, op: Operation): Record<string, unknown> {
   return {
     npi: fx.npi,
     job_id: fx.completedJobId,
     agent_id: fx.spareAgentId,
     token_id: fx.spareDeployTokenId,
-    id: String(fx.auditEventId),
+    // `id` names an incident for the operations its owner's rule says so, else an audit event.
+    id: op.access.rule === "owner" && op.access.of === "incident" ? fx.incidentId : String(fx.auditEventId),
     number: String(fx.policyNumber),
   };
 }
@@ -86,9 +87,9 @@ export function restRequestOf(op: Operation, input: Record<string, unknown>): Re
 }
 
 /**
- * A call of `op` that succeeds for the fixture's owner. Built from the operation's input schema: the fields it
- * declares that {@link fieldValues} knows, plus {@link EXAMPLE_INPUTS}; a new operation whose input is made of
- * known fields needs nothing more. Scanner registration and upload are made fresh (a deploy token is used once,
+ * A call of `op` that succeeds for the fixture's owner. Built from the operation's declared example, with the fields
+ * its input schema declares that {@link fieldValues} knows put in place of the example's ids, plus
+ * {@link EXAMPLE_INPUTS}; a new operation needs nothing more than its declaration. Scanner registration and upload are made fresh (a deploy token is used once,
  * an upload is signed). Throws, naming the operation, when the input it built does not satisfy the schema.
  */
 export async function exampleCall(t: TestServer, fx: FullyEvidencedPractice, op: Operation): Promise<ExampleCall> {
@@ -111,12 +112,17 @@ export async function exampleCall(t: TestServer, fx: FullyEvidencedPractice, op:
     return { input: { agent_id: agentId, body }, rest: { method: "POST", path: op.rest!.path, body, headers } };
   }
   const shape = (op.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-  const known = fieldValues(fx);
-  const input: Record<string, unknown> = Object.fromEntries(
-    Object.keys(shape)
-      .filter((name) => name in known)
-      .map((name) => [name, known[name]]),
-  );
+  const known = fieldValues(fx, op);
+  // The declaration's own example, its ids replaced by the fixture's records.
+  const input: Record<string, unknown> = {
+    ...(op.example as Record<string, unknown>),
+    ...Object.fromEntries(
+      // The schema's fields, and the example's (a union's, whose branches' shapes are not at hand).
+      [...new Set([...Object.keys(shape), ...Object.keys(op.example as object)])]
+        .filter((name) => name in known)
+        .map((name) => [name, known[name]]),
+    ),
+  };
   Object.assign(input, EXAMPLE_INPUTS[op.id]?.(fx));
   const checked = op.input.safeParse(input);
   if (!checked.success)
