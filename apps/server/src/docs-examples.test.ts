@@ -7,6 +7,7 @@ import { mcpTools } from "./mcp/tools.js";
 import { CATALOGUE } from "./routes/catalogue.js";
 import { a2aClientFromCard } from "./test-support/a2a-client.js";
 import { type FullyEvidencedPractice, fullyEvidencedPractice } from "./test-support/fully-evidenced-practice.js";
+import { markedTableRows } from "./test-support/markdown-table.js";
 import { startTestServer, type TestServer } from "./test-support/test-server.js";
 
 /*
@@ -117,17 +118,7 @@ describe("docs/api.md's examples work as written", () => {
   });
 
   it("the MCP tool table lists every served tool with its annotations", () => {
-    const table = /<!-- mcp-tools[^>]*-->([\s\S]*?)<!-- \/mcp-tools -->/.exec(API_MD)?.[1];
-    expect(table).toBeDefined();
-    const rows = table!
-      .split("\n")
-      .filter((l) => l.startsWith("| `"))
-      .map((l) =>
-        l
-          .split("|")
-          .slice(1, -1)
-          .map((c) => c.trim()),
-      );
+    const rows = markedTableRows(API_MD, "mcp-tools");
     const yes = (b: boolean) => (b ? "yes" : "no");
     expect(rows).toEqual(
       mcpTools(CATALOGUE.operations).list.map((tool) => [

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES } from "./config.js";
 import { accessTableRows } from "./operations/describe.js";
 import { CATALOGUE } from "./routes/catalogue.js";
+import { markedTableRows } from "./test-support/markdown-table.js";
 import { signWebhook } from "./webhooks/signature.js";
 
 const DOCS = join(import.meta.dirname, "..", "..", "..", "docs");
@@ -36,17 +37,7 @@ describe("docs stay true", () => {
 
   it("api.md's method table is the catalogue's agent methods, with their prices and REST twins", () => {
     const doc = read("api.md");
-    const table = /<!-- method-table[^>]*-->([\s\S]*?)<!-- \/method-table -->/.exec(doc)?.[1];
-    expect(table).toBeDefined();
-    const rows = table!
-      .split("\n")
-      .filter((l) => l.startsWith("| `"))
-      .map((l) =>
-        l
-          .split("|")
-          .slice(1, -1)
-          .map((c) => c.trim()),
-      );
+    const rows = markedTableRows(doc, "method-table");
     const documented = rows.map(([method]) => method!.replace(/`/g, ""));
     const agentMethods = CATALOGUE.operations.filter((op) => op.method);
     expect(documented).toEqual(agentMethods.map((op) => op.method));
@@ -64,17 +55,7 @@ describe("docs stay true", () => {
 
   it("security.md's access table is the catalogue's access rules, operation by operation", () => {
     const doc = read("security.md");
-    const table = /<!-- access-table[^>]*-->([\s\S]*?)<!-- \/access-table -->/.exec(doc)?.[1];
-    expect(table).toBeDefined();
-    const rows = table!
-      .split("\n")
-      .filter((l) => l.startsWith("| `"))
-      .map((l) =>
-        l
-          .split("|")
-          .slice(1, -1)
-          .map((c) => c.trim()),
-      );
+    const rows = markedTableRows(doc, "access-table");
     expect(rows).toEqual(accessTableRows(CATALOGUE.operations));
   });
 

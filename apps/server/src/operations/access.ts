@@ -47,6 +47,21 @@ const practiceOwner = async (deps: ServiceDeps, npi: string) =>
   (await deps.store.db.selectFrom("practices").select("account_id").where("npi", "=", npi).executeTakeFirst())
     ?.account_id ?? null;
 
+/** The owner of the practice a record (an incident, an agent, a deploy token) belongs to. */
+async function ownerThroughPractice(
+  deps: ServiceDeps,
+  table: "incidents" | "agents" | "deploy_tokens",
+  id: string,
+): Promise<string | null> {
+  const row = await deps.store.db
+    .selectFrom(table)
+    .innerJoin("practices", "practices.npi", `${table}.npi`)
+    .select("practices.account_id")
+    .where(`${table}.id`, "=", id)
+    .executeTakeFirst();
+  return row?.account_id ?? null;
+}
+
 /**
  * How each owned record's owner is found. Agents, deploy tokens and incidents belong to whoever owns their practice
  * now; a job to the account that dispatched (and paid for) it.
@@ -67,41 +82,17 @@ export const OWNED_RECORDS: Readonly<Record<OwnedRecord, OwnedRecordRule>> = {
     others: { code: "job_not_found", message: "no such job of your account" },
   },
   incident: {
-    ownerOf: async (deps, id) =>
-      (
-        await deps.store.db
-          .selectFrom("incidents as i")
-          .innerJoin("practices as p", "p.npi", "i.npi")
-          .select("p.account_id")
-          .where("i.id", "=", id)
-          .executeTakeFirst()
-      )?.account_id ?? null,
+    ownerOf: (deps, id) => ownerThroughPractice(deps, "incidents", id),
     missing: { code: "not_found", message: () => "no such incident of your account" },
     others: { code: "not_found", message: "no such incident of your account" },
   },
   agent: {
-    ownerOf: async (deps, id) =>
-      (
-        await deps.store.db
-          .selectFrom("agents as a")
-          .innerJoin("practices as p", "p.npi", "a.npi")
-          .select("p.account_id")
-          .where("a.id", "=", id)
-          .executeTakeFirst()
-      )?.account_id ?? null,
+    ownerOf: (deps, id) => ownerThroughPractice(deps, "agents", id),
     missing: { code: "not_found", message: () => "no such scanner agent" },
     others: { code: "forbidden", message: "this scanner agent belongs to another account's practice" },
   },
   deploy_token: {
-    ownerOf: async (deps, id) =>
-      (
-        await deps.store.db
-          .selectFrom("deploy_tokens as t")
-          .innerJoin("practices as p", "p.npi", "t.npi")
-          .select("p.account_id")
-          .where("t.id", "=", id)
-          .executeTakeFirst()
-      )?.account_id ?? null,
+    ownerOf: (deps, id) => ownerThroughPractice(deps, "deploy_tokens", id),
     missing: { code: "not_found", message: () => "no such deploy token" },
     others: { code: "forbidden", message: "this deploy token belongs to another account's practice" },
   },
