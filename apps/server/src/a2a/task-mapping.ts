@@ -73,6 +73,7 @@ function failureParts(job: Job, lead: string): WirePart[] {
   ];
 }
 
+/** The parts of the status message for the job's state: what it is doing, or why it failed. */
 function statusParts(job: Job, state: TaskStateName): WirePart[] {
   const scan = `Scan of NPI ${job.npi}`;
   switch (state) {
@@ -151,7 +152,6 @@ export function listTasksResponse(
   };
 }
 
-/** One line that says what a skill answered (the data part holds the result itself). */
 /** The message's text part: the same one-paragraph summary MCP shows; the result itself is the data part. */
 function resultSummary(skill: string, result: unknown): string {
   return typeof result === "object" && result !== null && !Array.isArray(result)

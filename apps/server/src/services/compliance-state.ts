@@ -33,8 +33,7 @@ export interface PracticeEvidence {
     readonly subject: string;
     readonly categories: readonly string[];
     readonly assessed_at: string;
-    /** Phase outcomes of the scan an internal assessment came from (null when not kept). */
-    /** Internal: the host's phases with a current result, each dated by the scan that brought it. */
+    /** Internal: the host's phases with a current result, each dated by the scan that brought it (external: null). */
     readonly phases:
       | readonly { readonly id: string; readonly status: PhaseStatus; readonly assessed_at?: string }[]
       | null;

@@ -214,7 +214,6 @@ export interface AuditLogTable {
   sequenced_id: number | string;
 }
 
-/** What is kept beside a record and not hashed: retention may prune it (docs/audit.md). */
 /** The sequencer's journal: a run of consecutive event ids given consecutive leaf indexes from first_index on. */
 export interface AuditSequenceRunsTable {
   first_index: number | string;
@@ -224,6 +223,7 @@ export interface AuditSequenceRunsTable {
   leaf_hashes: Buffer | null;
 }
 
+/** What is kept beside a record and not hashed: retention may prune it (docs/audit.md). */
 export interface AuditContextTable {
   event_id: number;
   at: string;

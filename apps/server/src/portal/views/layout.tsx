@@ -25,7 +25,6 @@ export type NavItem =
 /** The hidden CSRF field every form carries. */
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
 
-/** A one-button form that revokes what `action` names (a key, an agent), with the session's CSRF token. */
 /**
  * Text to copy — a command, a key or a secret shown once — with a Copy button (the button only appears with script,
  * portal.js; the text can always be selected).
@@ -43,6 +42,7 @@ export function Command({ id, text }: { id: string; text: string }) {
   );
 }
 
+/** A one-button form that revokes what `action` names (a key, an agent), with the session's CSRF token. */
 export const RevokeForm = ({ action, csrf }: { action: string; csrf: string }) => (
   <form method="post" action={action}>
     <CsrfField token={csrf} />
