@@ -1,11 +1,9 @@
 import { RATE_LIMITS } from "@hcs/protocol/schema-free";
-import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
 import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
-import type { HotSql } from "../store/hot-sql.js";
+import type { HotExecutor, HotSql } from "../store/hot-sql.js";
 import type { RateMirror } from "../store/rate-mirror.js";
-import type { Database } from "../store/schema.js";
 import type { BulkWrite } from "../store/write-batcher.js";
 import { setHeader } from "./answer.js";
 import { anonymousBucketOf } from "./client-address.js";
@@ -85,7 +83,7 @@ export function windowCounters(policy: RatePolicy, nowMs: number): WindowCounter
  */
 export async function countCalls(
   hot: HotSql,
-  trx: Transaction<Database>,
+  trx: HotExecutor,
   calls: readonly (readonly WindowCounter[] | null)[],
 ): Promise<(number[] | null)[]> {
   const keyOf = (c: WindowCounter) => `${c.bucket}@${c.start}`;

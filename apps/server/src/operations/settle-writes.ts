@@ -1,10 +1,8 @@
 import { httpStatusFor } from "@hcs/protocol/schema-free";
-import type { Transaction } from "kysely";
 import { countCalls, type RatePolicy, rateLimitedError, type WindowCounter, windowStates } from "../http/rate-limit.js";
 import { type AuditEvent, appendAuditEvents, outcomeOf } from "../services/audit.js";
 import { type Charge, type ChargeResult, chargeAll } from "../services/credits.js";
-import type { HotSql } from "../store/hot-sql.js";
-import type { Database } from "../store/schema.js";
+import type { HotExecutor, HotSql } from "../store/hot-sql.js";
 
 /**
  * What one call's settlement writes, decided before it is written: plain data only, so that it can cross to the
@@ -50,7 +48,7 @@ export interface SettlementWritten {
  */
 export async function writeSettlements(
   hot: HotSql,
-  trx: Transaction<Database>,
+  trx: HotExecutor,
   items: readonly SettlementWrite[],
 ): Promise<SettlementWritten[]> {
   const counts = await countCalls(

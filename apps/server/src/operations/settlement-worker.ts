@@ -1,10 +1,8 @@
 // The embedded store's settlement writer thread (settlement-thread.ts): writes each group of settlements it is sent
 // as one transaction over its own connection to the database file, and answers what the store said per call.
 import { parentPort, workerData } from "node:worker_threads";
-import type { Transaction } from "kysely";
 import { isStoreUnavailable } from "../store/availability.js";
-import { sqliteHotSql } from "../store/hot-sql.js";
-import type { Database } from "../store/schema.js";
+import { ON_CONNECTION, sqliteHotSql } from "../store/hot-sql.js";
 import { openSqliteWriter, withStatementCache } from "../store/sqlite-connection.js";
 import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
 import {
@@ -19,9 +17,6 @@ import {
 // neither the query builder nor the migrations.
 const db = openSqliteWriter((workerData as { file: string }).file, { fileMustExist: true });
 const hot = sqliteHotSql(withStatementCache(db).prepare);
-// SQLite's hot statements run on the connection, inside whatever transaction it holds (hot-sql.ts): the group's
-// transaction is this connection's, opened below, so no query-builder transaction object is needed.
-const onConnection = null as unknown as Transaction<Database>;
 // IMMEDIATE takes the write lock at BEGIN (waiting up to busy_timeout): a deferred transaction that read first could
 // not be upgraded once the serving thread committed in between (SQLITE_BUSY_SNAPSHOT, which no wait resolves).
 const begin = db.prepare("begin immediate");
@@ -32,7 +27,8 @@ const rollback = db.prepare("rollback");
 async function writeGroup(writes: readonly SettlementWrite[]): Promise<SettlementWritten[]> {
   begin.run();
   try {
-    const written = await writeSettlements(hot, onConnection, writes);
+    // The group's transaction is this connection's (opened above): SQLite's hot statements join it (hot-sql.ts).
+    const written = await writeSettlements(hot, ON_CONNECTION, writes);
     commit.run();
     return written;
   } catch (err) {

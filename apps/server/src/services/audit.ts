@@ -1,7 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { isEvidenceOperation } from "../audit/evidence-operations.js";
-import { type HotSql, insertRows, insertRowsForIds } from "../store/hot-sql.js";
+import { type HotExecutor, type HotSql, insertRows, insertRowsForIds } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
 export type AuditOutcome = "success" | "denied" | "failure";
@@ -265,11 +265,7 @@ export const storedDuration = (e: AuditEvent): number => Math.round(e.duration_m
  * request path only inserts: the record is hashed into its leaf, and given its place in the log, later by the
  * sequencer, in commit order (docs/audit.md).
  */
-export async function appendAuditEvents(
-  hot: HotSql,
-  trx: Transaction<Database>,
-  events: readonly AuditEvent[],
-): Promise<void> {
+export async function appendAuditEvents(hot: HotSql, trx: HotExecutor, events: readonly AuditEvent[]): Promise<void> {
   if (events.length === 0) return;
   // Hot path (every audited call).
   const salts = events.map(() => newAuditSalt());
@@ -303,7 +299,7 @@ const EVIDENCE_COLUMNS = ["resource", "event_id"] as const;
  */
 async function insertEvents(
   hot: HotSql,
-  trx: Transaction<Database>,
+  trx: HotExecutor,
   events: readonly AuditEvent[],
   salts: readonly string[],
 ): Promise<number[]> {

@@ -1,6 +1,6 @@
 import type { MeteredOperation } from "@hcs/protocol";
 import type { Transaction } from "kysely";
-import { type HotSql, insertRows } from "../store/hot-sql.js";
+import { type HotExecutor, type HotSql, insertRows } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
 export type ChargeResult = { charged: true; balance: number } | { charged: false; balance: number };
@@ -31,11 +31,7 @@ export async function chargeCredits(hot: HotSql, trx: Transaction<Database>, cha
  * one by one in order until the balance runs short; the ledger rows are written together, in order. Accounts are
  * updated in id order, so two processes' groups lock them in the same order.
  */
-export async function chargeAll(
-  hot: HotSql,
-  trx: Transaction<Database>,
-  charges: readonly Charge[],
-): Promise<ChargeResult[]> {
+export async function chargeAll(hot: HotSql, trx: HotExecutor, charges: readonly Charge[]): Promise<ChargeResult[]> {
   const results: ChargeResult[] = new Array(charges.length);
   const byAccount = new Map<string, number[]>();
   for (const [i, c] of charges.entries()) {

@@ -1,5 +1,5 @@
 import { CompiledQuery } from "kysely";
-import { type Executor, type HotSql, toParam } from "./hot-sql.js";
+import { type HotExecutor, type HotSql, ON_CONNECTION, toParam } from "./hot-sql.js";
 
 // In a module of its own: hot-sql.ts is also loaded by the settlement writer thread, which must not load Kysely (its
 // ~7 MiB of heap in each isolate that imports it; docs/performance.md, the serving process's memory).
@@ -15,7 +15,8 @@ export function postgresHotSql(): HotSql {
   const texts = new Map<string, string>();
   return {
     engine: "postgres",
-    async all<T>(executor: Executor, text: string, params: readonly unknown[]): Promise<T[]> {
+    async all<T>(executor: HotExecutor, text: string, params: readonly unknown[]): Promise<T[]> {
+      if (executor === ON_CONNECTION) throw new Error("PostgreSQL's hot statements run through a Kysely executor");
       let pgText = texts.get(text);
       if (!pgText) {
         pgText = toDollarPlaceholders(text);

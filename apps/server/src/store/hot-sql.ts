@@ -5,6 +5,14 @@ import type { Database } from "./schema.js";
 export type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
+ * What a hot statement runs on. PostgreSQL: a Kysely executor (the pool, or a batch's transaction). SQLite ignores it:
+ * its statements run on the store's connection, inside whatever transaction that connection holds, so a writer that
+ * has no query builder (the settlement writer thread) passes `ON_CONNECTION`.
+ */
+export type HotExecutor = Executor | typeof ON_CONNECTION;
+export const ON_CONNECTION = null;
+
+/**
  * The few statements on every request's path (key lookup, rate-limit upsert, credit charge, audit insert, grade
  * read) run through this: the same portable SQL text with `?` placeholders on both engines, without the query
  * builder, whose cost per statement was larger than the statement itself on SQLite (docs/performance.md).
@@ -13,7 +21,7 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export interface HotSql {
   readonly engine: "sqlite" | "postgres";
   /** Rows of the statement (an empty list for statements without RETURNING). */
-  all<T>(executor: Executor, text: string, params: readonly unknown[]): Promise<T[]>;
+  all<T>(executor: HotExecutor, text: string, params: readonly unknown[]): Promise<T[]>;
   /**
    * SQLite only: runs an INSERT and answers the rowid of its last row, read from the statement's own result (so no
    * other statement can come between). The rows of one multi-row INSERT into an AUTOINCREMENT table get consecutive
@@ -38,7 +46,7 @@ export function sqliteHotSql(prepare: (sql: string) => SQLite.Statement): HotSql
     insertLastRowid(text, params) {
       return Number(prepare(text).run(...params.map(toParam)).lastInsertRowid);
     },
-    all<T>(_executor: Executor, text: string, params: readonly unknown[]): Promise<T[]> {
+    all<T>(_executor: HotExecutor, text: string, params: readonly unknown[]): Promise<T[]> {
       const stmt = prepare(text);
       try {
         const args = params.map(toParam);
@@ -84,7 +92,7 @@ const insertTexts = new Map<string, string>();
  */
 export async function insertRows<T = never>(
   hot: HotSql,
-  executor: Executor,
+  executor: HotExecutor,
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
