@@ -59,10 +59,6 @@ interface Standing {
   readonly coverage: Coverage;
 }
 
-/**
- * The statements of a grade a page prints ("grade D, 61 out of 100, with 12 open findings (1 critical, …); coverage:
- * external full, …"), read back with a pattern of its own, so the test does not share the code that writes them.
- */
 /** Text as read: whitespace runs as one space, the few entities the pages escape as their characters. */
 const readable = (text: string) =>
   text
@@ -73,6 +69,10 @@ const readable = (text: string) =>
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
 
+/**
+ * The statements of a grade a page prints ("grade D, 61 out of 100, with 12 open findings (1 critical, …); coverage:
+ * external full, …"), read back with a pattern of its own, so the test does not share the code that writes them.
+ */
 function standingsIn(text: string): Standing[] {
   const flat = readable(text);
   const pattern =
