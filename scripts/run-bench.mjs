@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- <name> …]`: runs bench/<name>/run.ts (with tsx) for each name given, or lists them.
-// Every benchmark measures its own baseline in the same run and prints the ratio (see docs/performance.md).
+// Every benchmark measures its own baseline in the same run and prints the ratio
+// (docs/performance.md#running-a-benchmark).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";

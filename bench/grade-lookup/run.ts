@@ -30,7 +30,8 @@ import { median } from "../lib/stats.js";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 /**
  * CI's regression floor (.ci/run): with BENCH_MIN_RATIO set, the run fails when the full pipeline's throughput falls
- * under that share of the bare handler's, or when any charge lacks its audit event (docs/performance.md).
+ * under that share of the bare handler's, or when any charge lacks its audit event
+ * (docs/performance.md#running-a-benchmark).
  */
 const MIN_RATIO = process.env.BENCH_MIN_RATIO ? Number(process.env.BENCH_MIN_RATIO) : null;
 if (MIN_RATIO !== null && !(MIN_RATIO > 0 && MIN_RATIO < 1)) throw new Error("BENCH_MIN_RATIO must be between 0 and 1");

@@ -208,8 +208,8 @@ function splitHostPort(s: string): { host: string; port: number } {
  * and commits off the serving thread but adds CPU of its own per call (the group's message both ways, its isolate's
  * collections): on two vCPUs, where the serving thread, the writer, V8's helpers and the network stack already
  * compete for the same two cores, the process measured 0.81-1.11x (median ~0.93) the lookups per second with the
- * thread as without it, and 15 % more CPU per lookup in all (docs/performance.md, "Issue 14, stop 31"). With a
- * third core the serving thread is what bounds throughput, and the thread takes work off it.
+ * thread as without it, and 15 % more CPU per lookup in all (docs/performance.md, "The settlement writer thread only
+ * from three CPUs"). With a third core the serving thread is what bounds throughput, and the thread takes work off it.
  */
 export function useSettlementThread(setting: SettlementThreadSetting, cpus: number): boolean {
   return setting === "auto" ? cpus >= SETTLEMENT_THREAD_MIN_CPUS : isYes(setting);

@@ -139,8 +139,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
     : null;
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const scannerPackage = loadScannerPackage(config.scannerDir);
-  // The embedded store's settlements (every metered or counted call's writes) go to a writer thread, so the
-  // serving thread does not run their statements and commits (docs/performance.md, hot path).
+  // The embedded store's settlements (every metered or counted call's writes) go to a writer thread when the setting
+  // says so, and the serving thread then does not run their statements and commits; on two vCPUs the thread costs more
+  // CPU than it saves (docs/performance.md#the-settlement-writer-thread-only-from-three-cpus).
   const settlementThread =
     store.engine === "sqlite" && store.file && config.settlementThread
       ? new SettlementThread(store.file, (err) =>

@@ -24,7 +24,8 @@ export async function createRealHost(options: { readonly net?: ProbeEngineOption
     exec: runCommand,
     sysinfo: createSysInfo(),
     // The probe helper process starts at the first busy moment (more probes in flight than one process keeps):
-    // scans of a few hosts never need it and keep its ~45 MB; large scans pay its start-up once (docs/performance.md).
+    // scans of a few hosts never need it and keep its ~45 MB; large scans pay its start-up once
+    // (docs/performance.md#the-scanner).
     net: createNetProbe({ prewarm: false, ...options.net }),
     fs: createHostFs(),
     now: () => new Date(),

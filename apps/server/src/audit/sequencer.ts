@@ -154,7 +154,7 @@ class PlannerThread {
 
   constructor(file: string) {
     // A small heap: a plan holds at most PLANNED_BATCH records (~350 KB); V8's default young generation alone would
-    // add tens of MiB to the serving process (docs/performance.md).
+    // add tens of MiB to the serving process (docs/performance.md#memory).
     this.worker = startWorkerThread(
       new URL("./sequencer-worker", import.meta.url),
       { file },

@@ -25,7 +25,7 @@ const MMAP_BYTES = 2 ** 31;
 export function openSqliteLogReader(file: string): LogReader {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   // Pages read through a memory map instead of a read() into SQLite's page cache each: a verify reads every page of
-  // the log once, and the syscalls cost ~3 % of its time (docs/performance.md, issue 11's fifth pass). Read-only, and
+  // the log once, and the syscalls cost ~3 % of its time (docs/performance.md#the-audit-logs-cost). Read-only, and
   // SQLite remaps when the file changes size between read transactions. SQLite caps the size at its compiled maximum.
   db.pragma(`mmap_size = ${MMAP_BYTES}`);
   const page = db.prepare(SQLITE_PAGE_SQL).pluck(true);

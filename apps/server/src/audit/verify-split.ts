@@ -19,7 +19,8 @@ export interface Piece {
 /**
  * At most this many pieces (plus the rest after them): small enough that the thread which finishes first waits little
  * for the other (~8,192 events a piece for a million: 128 against 32 made a verify ~3.5 % faster in alternated runs,
- * docs/performance.md), few enough that planning them and reading each one's journal runs costs nothing.
+ * docs/performance.md#the-audit-logs-cost), few enough that planning them and reading each one's journal runs costs
+ * nothing.
  */
 export const MAX_PIECES = 128;
 

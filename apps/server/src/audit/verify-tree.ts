@@ -11,7 +11,7 @@ export const HASH_BYTES = 32;
 // Buffer, Node allocates one (with its own backing store, collected later) per call, which costs ~3× the 65-byte
 // digest itself; asked for a latin1 string, it returns a 32-character one-byte string on V8's heap. So the verifier
 // holds its hashes as such strings (one character per byte) and writes them back into one reused buffer to hash a
-// node (docs/performance.md, bench/audit-verify). The hashes are RFC 9162's, byte for byte. ("binary" is Node's
+// node (docs/performance.md#the-audit-logs-cost). The hashes are RFC 9162's, byte for byte. ("binary" is Node's
 // name for latin1 in its typings.)
 
 /** A SHA-256 digest as 32 latin1 characters (character i is byte i). */
@@ -26,7 +26,7 @@ const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 1);
 /**
  * SHA-256(0x01 || left || right): an RFC 9162 interior node. The children are copied in character by character: a
  * loop the JIT compiles costs ~55 ns less per node than two `buf.write(…, "latin1")` calls (each a trip into C++ with
- * its encoding lookup), and a verify hashes one node per event (docs/performance.md, issue 11's fifth pass).
+ * its encoding lookup), and a verify hashes one node per event (docs/performance.md#the-audit-logs-cost).
  */
 export function nodeHashOf(left: LatinHash, right: LatinHash): LatinHash {
   for (let k = 0; k < HASH_BYTES; k++) {

@@ -3,7 +3,7 @@ import type { HcsContext } from "./state.js";
 // The hot path's headers and bodies go to Node's response directly. Koa 3's ctx.set builds an entries array, a
 // normalized pair and a closure per header, and its body setter sets Content-Type and Content-Length through it
 // again: together 10.6 % of the bytes the server allocated under bench/grade-lookup (sampling heap profile,
-// docs/performance.md "Issue 14, stop 26"; 3.5 % written here). Values here are strings already, so Koa's
+// docs/performance.md#less-allocation-per-request; 3.5 % written here). Values here are strings already, so Koa's
 // normalization has nothing to do.
 
 /** Sets a response header unless the response has already been sent (as ctx.set does). */

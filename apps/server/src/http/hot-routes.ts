@@ -52,7 +52,7 @@ export interface HotPipeline {
 
 /**
  * The routes every agent call takes — the REST grade lookup, the JSON-RPC endpoint — served ahead of Koa's request
- * handler and of the router (docs/performance.md "Issue 14, stop 30"). Koa's chain for every other request
+ * handler and of the router (docs/performance.md#hot-routes-ahead-of-koa). Koa's chain for every other request
  * (request context, metrics and log, error mapper, portal, router) costs a promise and a closure per middleware,
  * and its request handler attaches response-finished listeners to every response (on-finished: 5.5 % of the bytes
  * the server allocated per lookup); @koa/router tests each request against every route's expression. Here the

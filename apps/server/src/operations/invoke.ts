@@ -124,8 +124,9 @@ export function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResult> {
 /**
  * One invocation's state and steps. A class rather than closures over `invoke`'s locals: every call of the hot path
  * made eight closures and their shared context, the largest single share of what the serving thread allocated per
- * grade lookup (sampling heap profile, docs/performance.md "Issue 14, stop 26"); methods on a prototype cost nothing
- * per call. It is also the call's AuditSource (its settlement plan's events) and the OperationCall its handler gets.
+ * grade lookup (sampling heap profile, docs/performance.md#less-allocation-per-request); methods on a prototype cost
+ * nothing per call. It is also the call's AuditSource (its settlement plan's events) and the OperationCall its handler
+ * gets.
  */
 class Call implements AuditSource, OperationCall {
   private readonly started = process.hrtime.bigint();

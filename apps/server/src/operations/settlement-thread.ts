@@ -15,15 +15,16 @@ interface Pending {
 }
 
 /**
- * The embedded store's writer thread for settlements (docs/performance.md, issue 14): the settlements submitted in
- * one event-loop turn go to a worker thread in one message; it writes them as one group transaction over its own
+ * The embedded store's writer thread for settlements, by default only where the process may use three CPUs or more
+ * (docs/performance.md#the-settlement-writer-thread-only-from-three-cpus): the settlements submitted in one
+ * event-loop turn go to a worker thread in one message; it writes them as one group transaction over its own
  * connection to the database file (writeSettlements, the same code the serving thread runs without it) and answers
  * each call's counts and charge after the commit. The serving thread keeps reading and serving meanwhile: the
  * statements, the commit and the WAL checkpoints its commits trigger run on the other core.
  *
  * Up to two groups are in flight: the thread writes them one after the other, in the order sent, so the next group
  * is already there when a commit ends instead of one round trip through this thread's event loop later (which, with
- * one group in flight, left the writer idle half the time in bench/grade-lookup's batch row: docs/performance.md).
+ * one group in flight, left the writer idle half the time in bench/grade-lookup's batch row).
  * What arrives meanwhile forms the next group (as the store's own group commit does). A group whose transaction
  * fails is retried call by call in the worker, so one bad call cannot fail its neighbours. If the thread dies, the
  * calls in flight fail (503: the store did not answer) and a new thread serves the next ones.

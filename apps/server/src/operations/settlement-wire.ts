@@ -3,7 +3,8 @@
 // reader derives them from the policy and the time, as settle.ts did). In the JSON-RPC batch row of
 // bench/grade-lookup a group of ~250 settlements took the serving thread ~2 ms to stringify as objects (14-16 % of its
 // time) and the writer ~1.2 ms to parse; as arrays the text is half the size and both cost about a third
-// (docs/performance.md, "the batch row"). Plain data both ways: nothing here may throw on a well-formed message.
+// (docs/performance.md#the-settlement-writer-thread-only-from-three-cpus). Plain data both ways: nothing here may
+// throw on a well-formed message.
 import { type RateWindow, windowCounters } from "../http/rate-limit.js";
 import type { AuditEvent } from "../services/audit.js";
 import type { SettlementWrite, SettlementWritten } from "./settle-writes.js";

@@ -4,7 +4,7 @@ import { modulesLoadedBy, packagesOf } from "../test-support/loaded-modules.js";
 
 // Each worker thread is a V8 isolate of its own: every module it loads is paid again in its heap. The full
 // @hcs/protocol entry (its zod schemas) and Kysely cost ~8 and ~7 MiB per isolate; the writer and the planner need
-// neither (docs/performance.md, the serving process's memory).
+// neither (docs/performance.md#memory).
 const SRC = join(import.meta.dirname, "..");
 
 describe("the worker threads' modules", () => {

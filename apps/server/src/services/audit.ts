@@ -128,7 +128,7 @@ const q = JSON.stringify;
 
 /**
  * The v1 text from its fields (in the record's key order). Written out rather than built as an object and
- * stringified: ~0.2 µs less per audited call (docs/performance.md, issue 11's fifth pass). Every value goes through
+ * stringified: ~0.2 µs less per audited call (docs/performance.md#the-audit-logs-cost). Every value goes through
  * JSON.stringify, as it did inside the object: the same text for any value, numbers included.
  */
 function recordText(

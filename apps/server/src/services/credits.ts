@@ -86,7 +86,7 @@ export async function grantCredits(
   const updated = await trx
     .updateTable("accounts")
     // The expression builder, not Kysely's `sql` tag: this module is loaded by the settlement writer thread, which
-    // does not load Kysely's runtime (docs/performance.md, the serving process's memory).
+    // does not load Kysely's runtime (~7 MiB of heap in each isolate: docs/performance.md#memory).
     .set((eb) => ({ credits: eb("credits", "+", input.amount) }))
     .where("id", "=", input.accountId)
     .returning("credits")

@@ -13,7 +13,7 @@ export interface LatestGradeRow {
 
 /**
  * The latest grade rows of recently looked-up practices, kept in memory so that a grade lookup does not query the
- * store (docs/performance.md, "Issue 14, stop 29"). A change is pushed through, never waited out: every statement
+ * store (docs/performance.md#caches-on-the-hot-path). A change is pushed through, never waited out: every statement
  * that changes what the lookup reads — a grade stored, changed or deleted; a practice renamed, renumbered or deleted
  * — fires a trigger (migration 027), whatever process and code path ran it (a scan's upload, a threat-feed regrade,
  * the operator CLI, an SQL session), as for the key cache (key-cache.ts):
@@ -30,7 +30,7 @@ export type GradeCache = RowCache<LatestGradeRow>;
 
 /**
  * Most practices kept: beyond it the oldest remembered is dropped. A row holds the stored record, ~1–2 KB, so the
- * cache stays under ~10 MB (the server's memory target is 150 MiB in all, docs/performance.md).
+ * cache stays under ~10 MB (the server's memory target is 150 MiB in all, docs/performance.md#memory).
  */
 const MAX_PRACTICES = 5_000;
 

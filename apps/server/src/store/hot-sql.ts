@@ -15,7 +15,8 @@ export const ON_CONNECTION = null;
 /**
  * The few statements on every request's path (key lookup, rate-limit upsert, credit charge, audit insert, grade
  * read) run through this: the same portable SQL text with `?` placeholders on both engines, without the query
- * builder, whose cost per statement was larger than the statement itself on SQLite (docs/performance.md).
+ * builder, whose cost per statement was larger than the statement itself on SQLite
+ * (docs/performance.md#hot-statements-without-the-query-builder).
  * Everything else goes through Kysely.
  */
 export interface HotSql {

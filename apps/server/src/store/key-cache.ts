@@ -16,7 +16,7 @@ export interface CachedKey {
 
 /**
  * The key rows of recently authenticated keys, kept in memory so that a request does not join api_keys and
- * accounts to authenticate (docs/performance.md, hot path). A change is pushed through, never waited out:
+ * accounts to authenticate (docs/performance.md#caches-on-the-hot-path). A change is pushed through, never waited out:
  * - any statement that changes what authentication reads — a key revoked, expired, re-secreted, moved or deleted;
  *   an account's plan or tier changed, or the account deleted — fires a trigger (migration 021), whatever process
  *   and whatever code path ran it (the API, the operator CLI, a psql session);

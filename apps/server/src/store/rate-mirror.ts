@@ -1,6 +1,7 @@
 /**
  * The rate-limit counts this process last saw committed, per counter (bucket and window start): the quick read that
- * refuses a caller already over its limit reads them here instead of from the store (docs/performance.md, hot path).
+ * refuses a caller already over its limit reads them here instead of from the store
+ * (docs/performance.md#caches-on-the-hot-path).
  * The store's counters stay the authority — every counted call is still counted there, and the settlement refuses
  * (uncharged) a call that the count it gets puts over the limit — so a count that lags behind another process's
  * writes only lets a call run that its settlement then refuses, exactly as a read racing a concurrent write did.

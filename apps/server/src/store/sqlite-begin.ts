@@ -8,7 +8,7 @@ const isBusy = (err: unknown): boolean => (err as { code?: unknown } | null)?.co
  * ROLLBACK prepared once, and the busy-timeout switches run by `exec`. A busy_timeout PRAGMA cannot be prepared once
  * and re-run: SQLite applies it while compiling the statement, so a re-run changes nothing; better-sqlite3's
  * `pragma()` compiles it into a statement object every time, and that was a third of an empty transaction's time
- * (28–40 µs against 20–30 µs by `exec`, docs/performance.md "Issue 14, stop 32") — paid by every group commit, and
+ * (28–40 µs against 20–30 µs by `exec`, docs/performance.md#sqlites-transactions) — paid by every group commit, and
  * by the whole of a lone request's settlement when the server is not busy.
  */
 export interface SqliteTransactions {
@@ -54,9 +54,9 @@ export function sqliteTransactions(sqlite: SQLite.Database, busyTimeoutMs: numbe
  * BEGIN IMMEDIATE without blocking the thread while another connection holds the write lock. SQLite's own wait
  * (busy_timeout) sleeps inside the call: on the serving thread that froze every request for as long as the settlement
  * writer thread held the lock — 1, 2, 5, 10… ms at a time, with the sequencer's runs beginning many times a second
- * under load (docs/performance.md, the p99 tail). So the wait is ours and asynchronous: a refused attempt is tried
- * again after 1, 2, 4… (at most 16) ms until `waitMs` have passed — the same patience, the event loop free meanwhile.
- * Fails as SQLite would (SQLITE_BUSY) when the lock never came.
+ * under load (docs/performance.md#sqlites-transactions). So the wait is ours and asynchronous: a refused attempt is
+ * tried again after 1, 2, 4… (at most 16) ms until `waitMs` have passed — the same patience, the event loop free
+ * meanwhile. Fails as SQLite would (SQLITE_BUSY) when the lock never came.
  */
 export async function beginImmediate(
   transactions: SqliteTransactions,

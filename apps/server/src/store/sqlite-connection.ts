@@ -13,7 +13,8 @@ export function openSqliteWriter(file: string, options?: SQLite.Options): SQLite
   sqlite.pragma("journal_mode = WAL");
   // NORMAL in WAL mode: a commit survives a crash of this process (SIGKILL included) but is fsynced at
   // checkpoints rather than on every commit; FULL would block the event loop ~0.7 ms per commit here
-  // (docs/performance.md). Deployments that need power-loss durability run PostgreSQL.
+  // (docs/performance.md#hot-statements-without-the-query-builder). Deployments that need power-loss durability run
+  // PostgreSQL.
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   // Another connection may hold the write lock (the other thread, an operator command in another process).

@@ -14,8 +14,8 @@ describe("the serving process's heap growth bound", () => {
 
   it("takes effect when set after start-up: the old generation stays near 2x what survives", () => {
     // A program with ~40 MiB live and objects that die after being promoted: with V8's own growth the old
-    // generation peaked at 350–410 MiB in this program; with the bound at 1.5x at 145–152 MiB, at 2x (the bound
-    // since stop 26) at 193–196 MiB (docs/performance.md).
+    // generation peaked at 350–410 MiB in this program; with the bound at 1.5x at 145–152 MiB, at 2x (the server's
+    // bound) at 193–196 MiB (docs/performance.md#memory).
     // Allocation in event-loop turns (setImmediate), as a server allocates: in one synchronous loop V8's own
     // factor stays low and the two runs do not differ.
     const program = (bound: boolean) => `

@@ -18,7 +18,7 @@ function get(url: string, ca: string): Promise<{ status: number; type: string }>
   });
 }
 
-// The portal's packages a deployment serving only the API never runs (docs/performance.md).
+// The portal's packages a deployment serving only the API never runs (docs/performance.md#memory).
 const PORTAL_PACKAGES = ["preact", "preact-render-to-string", "hono", "otpauth"];
 const isPortalRouter = (url: string) => /\/portal\/web\/portal-router\.(tsx|js)$/.test(url);
 

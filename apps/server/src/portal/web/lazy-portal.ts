@@ -7,7 +7,7 @@ export const isPortalPath = (path: string): boolean => path === "/portal" || pat
 /**
  * The customer portal, loaded on its first request: its pages and the report renderer it reaches bring their own
  * packages (preact, preact-render-to-string, hono, otpauth) that a deployment serving only the API and agents never
- * runs, resident in the serving process from start otherwise (docs/performance.md, the serving process's memory).
+ * runs, resident in the serving process from start otherwise (docs/performance.md#memory).
  * The first portal request waits for the import; requests arriving meanwhile share it; a failed import is retried by
  * the next portal request.
  */

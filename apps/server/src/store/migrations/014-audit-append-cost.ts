@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Engine } from "./engine.js";
 
 /**
- * Fewer index writes per audited call (each audit event was six B-tree inserts; docs/performance.md):
+ * Fewer index writes per audited call (each audit event was six B-tree inserts, each paid on the request path):
  * - audit_events(at) is dropped: nothing reads events by time (the reputation's window reads audit_context.at);
  * - on SQLite the sequencer finds waiting events by the id after the last it sequenced (`sequenced_id`): with one
  *   writer at a time, ids are handed out in commit order, so the partial index of unsequenced events — an insert at

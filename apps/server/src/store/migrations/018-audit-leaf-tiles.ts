@@ -8,7 +8,7 @@ const EVENT_COLUMNS = sql.raw(
 );
 
 /**
- * The log's leaves are stored by the sequencer's runs (docs/audit.md, "Storage"; docs/performance.md): each journal
+ * The log's leaves are stored by the sequencer's runs (docs/audit.md#the-tree-and-the-sequencer): each journal
  * row (a run of consecutive event ids given consecutive indexes) carries its leaves' hashes back to back, 32 bytes
  * each, as C2SP tlog-tiles group a tree's leaves — one row written per run instead of rewriting each wide event row
  * to set its index (most of the sequencer's cost), and proofs read a log's leaves as a few blobs. The request path

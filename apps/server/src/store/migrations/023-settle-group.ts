@@ -5,7 +5,8 @@ import type { Engine } from "./engine.js";
  * PostgreSQL: `hcs_settle_group(group jsonb) returns jsonb`, a settlement group commit in one call — the writes of
  * operations/settle-writes.ts (rate-limit counts, charges, ledger rows, audit events with their context) with the
  * same meaning, so that the request path sends one statement per group instead of seven (BEGIN, one statement per
- * table, COMMIT; docs/performance.md). Sent on its own, the call is its own transaction: every write of the group
+ * table, COMMIT; docs/performance.md#postgresql-one-round-trip-per-settlement-group). Sent on its own, the call is
+ * its own transaction: every write of the group
  * commits together, or none does. The caller (operations/settle-group-postgres.ts) decides everything that does not
  * depend on the rows: the counters in key order with the group's total for each, each call's place in its
  * counters, the accounts in id order, each way a call's event can end. Its argument:

@@ -40,7 +40,7 @@ export const AUDIT_RECORD_FIELDS: readonly [column: string, type: string, path: 
  * read from that text (`record ->> '$.operation'`…), so queries, indexes and views keep their names and nothing can
  * change a field without changing the hashed text. The verifier and the sequencer read the stored text instead of
  * rebuilding it with json_object from thirteen columns, the part of `audit verify`'s time per event that was
- * neither hashing nor the tree (docs/performance.md, issue 11's third pass). The hot path's writer builds the text
+ * neither hashing nor the tree (docs/performance.md#the-audit-logs-cost). The hot path's writer builds the text
  * (auditRecordJson); every other writer inserts the fields into the view audit_event_input, whose trigger builds
  * it with json_object — on PostgreSQL that view passes the insert through to audit_events, whose fields stay
  * columns (its verifier builds and hashes records in the database, in other processes). Existing events are copied

@@ -7,7 +7,7 @@ import type { Engine } from "./engine.js";
  * `audit_events` becomes a view of it that reads the fields from the text (docs/audit.md, "How the record is
  * stored"). Why: SQLite computes every generated column of a row when it inserts it, virtual ones included, so the
  * twelve field columns migration 024 declared cost each audited call twelve JSON lookups on the writer thread — ~1.45
- * of the ~3 µs its event's insert took (docs/performance.md, issue 11's fourth pass). A view computes them only when
+ * of the ~3 µs its event's insert took (docs/performance.md#the-audit-logs-cost). A view computes them only when
  * they are read. What 024 promised still holds: the fields are read from the hashed text and cannot be changed apart
  * from it (a view cannot be updated); deleting through the view deletes the record, as on PostgreSQL. The evidence
  * index becomes a partial index on the record's expressions over audit_records, which SQLite uses only for a query

@@ -5,8 +5,8 @@ import type { Engine } from "./engine.js";
 
 /**
  * SQLite: two indexes that every audited call paid for on the writer thread, and that served one rare query each,
- * give way to what those queries need (docs/audit.md "How the record is stored", docs/performance.md issue 11's
- * fifth pass):
+ * give way to what those queries need (docs/audit.md "How the record is stored",
+ * docs/performance.md#the-audit-logs-cost):
  *
  * - The evidence index (025: a partial index on the record's `$.resource` where its `$.operation` is one of the two
  *   evidence operations) made SQLite parse every inserted record's JSON to test the condition, ~0.4 µs an event. The
