@@ -112,10 +112,11 @@ function creditsOf(operation: Operation, input: unknown, output: unknown): numbe
 }
 
 /**
- * Every call of every operation, whatever transport carried it: authorize → count against the rate limit →
- * validate → run → settle (the rate-limit count of a call that changes nothing, the charge of a metered one, and
- * the audit event named by operation and transport, in one group commit, before the answer is sent). Never throws:
- * the result says what to answer. A refused call is still counted, so guessing keys is rate-limited too.
+ * Every call of every operation, whatever transport carried it: count against the rate limit → authorize →
+ * validate → access rule → run → settle (the rate-limit count of a call that changes nothing, the charge of a metered
+ * one, and the audit event named by operation and transport, in one group commit, before the answer is sent; see
+ * docs/architecture.md#one-pipeline). Never throws: the result says what to answer. A refused call is still counted,
+ * so guessing keys is rate-limited too.
  */
 export function invoke(deps: AppDeps, inv: Invocation): Promise<InvokeResult> {
   return new Call(deps, inv).run();

@@ -60,7 +60,7 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
 /**
  * Settles one call, written after its answer is decided and before it is sent: the rate-limit count, the credits
  * of a metered operation and the audit event with the final status, in one transaction. Calls settled in one
- * event-loop turn share the transaction (group commit, DESIGN §4) and are written together (see
+ * event-loop turn share the transaction (group commit, docs/architecture.md#4-settle) and are written together (see
  * {@link writeSettlements}) — by the writer thread when the process runs one (embedded store, settlement-thread.ts),
  * else on this thread; on PostgreSQL as one call of a database function (settle-group-postgres.ts). The count may turn the answer into a 429 and a short balance into a 402 — in both cases
  * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
