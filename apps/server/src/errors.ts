@@ -1,8 +1,9 @@
 import type { ErrorCode } from "@hcs/protocol";
 
 /**
- * A failure every transport knows how to report: REST maps it to the DESIGN §3.2 body and the code's HTTP status,
- * JSON-RPC to its numeric family. `message` is shown to the client, so it must never contain secrets or internals.
+ * A failure every transport knows how to report: REST maps it to the error body (docs/api.md#errors) and the code's
+ * HTTP status, JSON-RPC to its numeric family. `message` is shown to the client, so it must never contain secrets or
+ * internals.
  */
 export class ServiceError extends Error {
   constructor(

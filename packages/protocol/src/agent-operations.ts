@@ -8,7 +8,7 @@ import { AuditProofBundleSchema } from "./merkle/audit-proof.js";
 import { NpiSchema } from "./npi.js";
 
 /*
- * Inputs and results of the agent operations of DESIGN §7 that read what the scans recorded: findings, batches of
+ * Inputs and results of the agent methods (docs/api.md) that read what the scans recorded: findings, batches of
  * grades, the control catalogue, the 13 requirements' state and the change between two assessments.
  */
 
@@ -105,7 +105,7 @@ export const ControlEntrySchema = z
     title: z.string(),
     requirement: z.enum(["required", "addressable"]),
     standard: HipaaControlIdSchema.optional(),
-    /** The 13 requirements (spec §4) this control belongs to. */
+    /** The 13 requirements (docs/api.md#compliance-state-the-13-requirements) this control belongs to. */
     requirements: z.array(z.string()),
     /** How HCS verifies the control; empty when nothing HCS runs or reads evidences it. */
     verified_by: z.array(VerificationSchema),

@@ -12,13 +12,13 @@ export const TIERS = ["standard", "bulk"] as const;
 export const TierSchema = z.enum(TIERS);
 export type Tier = z.infer<typeof TierSchema>;
 
-/** Plans whose keys may call Group A (spec §1: API access on Group A requires a Professional plan). */
+/** Plans whose keys may call Group A (docs/security.md#authorization: Professional or Enterprise). */
 export const GROUP_A_PLANS: readonly Plan[] = ["professional", "enterprise"];
 
-/** Credits a free-tier account starts with (spec §8). */
+/** Credits a free-tier account starts with (docs/api.md). */
 export const FREE_TIER_CREDITS = 500;
 
-/** Largest request body accepted, in bytes (spec §8: 10 MB, read as MiB). */
+/** Largest request body accepted, in bytes (10 MiB: docs/api.md#errors). */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
 /**
@@ -32,9 +32,9 @@ export const MAX_ANONYMOUS_REQUEST_BYTES = 64 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * Credit price of each metered operation (spec §8, DESIGN §3.3 and §7): the ledger names a charge by these keys.
- * A batch is charged `grade` per NPI that has one; policies are free to list and `policy_document` per document
- * generated.
+ * Credit price of each metered operation (docs/api.md's tables of endpoints and agent methods): the ledger names a
+ * charge by these keys. A batch is charged `grade` per NPI that has one; policies are free to list and
+ * `policy_document` per document generated.
  */
 export const CREDIT_PRICES = {
   grade: 25,

@@ -6,7 +6,7 @@ export const SourceSchema = z.enum(SOURCES);
 export type Source = z.infer<typeof SourceSchema>;
 
 /**
- * Score categories with their source and weight (integers summing to 100, DESIGN §3.7).
+ * Score categories with their source and weight (integers summing to 100, docs/scoring.md#2-categories-and-weights).
  * Changing a weight changes grades: bump SCORING_VERSION with it.
  */
 export const CATEGORIES = {

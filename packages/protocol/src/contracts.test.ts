@@ -59,7 +59,7 @@ describe("HIPAA control catalogue", () => {
 });
 
 describe("scanner phases", () => {
-  it("are the 12 of DESIGN §3.6 in order", () => {
+  it("are the 12 of docs/scanner.md, in order", () => {
     expect(PHASE_IDS).toEqual([
       "discovery",
       "ports",

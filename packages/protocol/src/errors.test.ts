@@ -12,7 +12,7 @@ import {
 } from "./errors.js";
 
 describe("error codes", () => {
-  it("maps the DESIGN §3.2 examples to their statuses", () => {
+  it("maps the codes of docs/api.md#errors to their statuses", () => {
     const expected: Record<string, number> = {
       invalid_json: 400,
       invalid_body: 400,

@@ -7,7 +7,7 @@ export { ERROR_CODE_LIST, ERROR_CODES, type ErrorCode, httpStatusFor, isErrorCod
 
 export const ErrorCodeSchema = z.enum(ERROR_CODE_LIST as [ErrorCode, ...ErrorCode[]]);
 
-/** The error body of every HTTP API (DESIGN §3.2). */
+/** The error body of every HTTP API (docs/api.md#errors). */
 export const ErrorBodySchema = z
   .object({
     error: z.object({
@@ -44,7 +44,7 @@ export const RESERVED_JSONRPC_CODES: readonly number[] = [
 
 // HCS application errors: one number per HTTP status in -32011…-32053, clear of the reserved numbers above; the
 // string code travels in `data.code`, so clients never need the number. Input errors (400) are invalid params
-// (DESIGN §3.1: an invalid NPI is -32602), unexpected failures internal errors.
+// (docs/api.md: an invalid NPI is -32602), unexpected failures internal errors.
 const JSONRPC_BY_STATUS: Record<number, number> = {
   400: JSONRPC_ERRORS.invalid_params,
   401: -32011,

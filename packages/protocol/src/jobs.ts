@@ -4,7 +4,7 @@ import { FindingSchema } from "./finding.js";
 import { OwnerGradeRecordSchema } from "./grade-record.js";
 import { NpiSchema } from "./npi.js";
 
-/** Scan types a dispatch accepts (spec §4 names `full`; more arrive with later issues). */
+/** Scan types a dispatch accepts (docs/api.md#scans-and-jobs). */
 export const SCAN_TYPES = ["full"] as const;
 export const ScanTypeSchema = z.enum(SCAN_TYPES);
 export type ScanType = z.infer<typeof ScanTypeSchema>;

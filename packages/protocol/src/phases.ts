@@ -14,7 +14,7 @@ export interface PhaseDescriptor {
   readonly touchesNetwork: boolean;
 }
 
-/** The 12 internal scan phases (DESIGN §3.6); the ids are part of the wire protocol. */
+/** The 12 internal scan phases (docs/scanner.md#what-each-phase-reads); the ids are part of the wire protocol. */
 export const PHASES = [
   {
     id: "discovery",

@@ -1,4 +1,4 @@
-/** Request rate limits (spec §8). Windows are fixed and aligned to the clock. */
+/** Request rate limits (docs/api.md#rate-limits). Windows are fixed and aligned to the clock. */
 export const RATE_LIMITS = {
   group_a: { per_minute: 100, per_hour: 1000 },
   group_b: { standard: { per_minute: 60 }, bulk: { per_minute: 600 } },

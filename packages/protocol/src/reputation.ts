@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Fields of the public reputation snapshot that the integrity hash covers (spec §4 rule 4). */
+/** Fields of the public reputation snapshot that the integrity hash covers (docs/api.md#discovery-and-reputation). */
 export const ReputationFieldsSchema = z.object({
   total_scans: z.int().min(0),
   practices_served: z.int().min(0),

@@ -37,7 +37,7 @@ export const ScannerPackageManifestSchema = z
   .meta({ id: "ScannerPackageManifest", description: "The scanner package this server serves, with its digests" });
 export type ScannerPackageManifest = z.infer<typeof ScannerPackageManifestSchema>;
 
-/** Response of POST /v1/a2a/network/deploy/{npi} (DESIGN §3.5). */
+/** Response of POST /v1/a2a/network/deploy/{npi} (docs/api.md#the-internal-scanner). */
 export const DeployTokenResponseSchema = z
   .object({
     deploy_token: z.string(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Delivery headers (DESIGN §3.4). */
+/** Delivery headers (docs/webhooks.md). */
 export const WEBHOOK_HEADERS = {
   signature: "X-HCS-Signature",
   delivery: "X-HCS-Delivery",

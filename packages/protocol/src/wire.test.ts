@@ -198,8 +198,8 @@ describe("scanner documents", () => {
   });
 });
 
-describe("limits and prices (spec §8)", () => {
-  it("match the spec", () => {
+describe("limits and prices", () => {
+  it("are those docs/api.md states", () => {
     expect(RATE_LIMITS).toEqual({
       group_a: { per_minute: 100, per_hour: 1000 },
       group_b: { standard: { per_minute: 60 }, bulk: { per_minute: 600 } },

@@ -3,7 +3,7 @@ import { PLATFORMS, phaseDescriptor } from "@hcs/protocol";
 import type { Host } from "../host/host.js";
 import type { Reading } from "./shared/unavailable.js";
 
-/** What the operator asked the network phases to look at (DESIGN §3.6: network scope is opt-in). */
+/** What the operator asked the network phases to look at (network scope is opt-in: docs/scanner.md#network-scope). */
 export interface ScanScope {
   /** `host`: no targets given, this machine only through loopback; `targets`: explicit list; `auto`: local subnets. */
   readonly mode: "host" | "targets" | "auto";

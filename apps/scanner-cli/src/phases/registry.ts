@@ -12,7 +12,10 @@ import { portsPhase } from "./ports/index.js";
 import { segmentationPhase } from "./segmentation/index.js";
 import { tlsPhase } from "./tls/index.js";
 
-/** The 12 phases in protocol order (DESIGN §3.6): an explicit list, no discovery by filesystem. */
+/**
+ * The 12 phases in protocol order (docs/scanner.md#what-each-phase-reads): an explicit list, no discovery by
+ * filesystem.
+ */
 export const PHASE_REGISTRY: readonly Phase[] = [
   discoveryPhase,
   portsPhase,

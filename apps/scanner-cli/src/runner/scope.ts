@@ -9,7 +9,7 @@ export const MAX_CIDR_ADDRESSES = 4096;
 export const MAX_SCOPE_HOSTS = 4096;
 /** `auto` never scans more than this host's /24, even on a wider subnet (a /16 would be 65,534 hosts). */
 const AUTO_MIN_PREFIX = 24;
-/** Host mode: this machine through loopback, nothing else (DESIGN §3.6). */
+/** Host mode: this machine through loopback, nothing else (docs/scanner.md#network-scope). */
 export const HOST_MODE_ADDRESSES = ["127.0.0.1"] as const;
 
 export interface ScopeDeps {

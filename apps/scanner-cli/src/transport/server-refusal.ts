@@ -1,6 +1,6 @@
 /**
- * The server said no: status and its error code (DESIGN §3.2 body). Kept apart from the HTTP client (and its got
- * import) so that bin.ts can recognise a refusal without loading the client at start-up.
+ * The server said no: status and its error code (the error body of docs/api.md#errors). Kept apart from the HTTP client
+ * (and its got import) so that bin.ts can recognise a refusal without loading the client at start-up.
  */
 export class ServerRefusal extends Error {
   override readonly name = "ServerRefusal";

@@ -1,6 +1,6 @@
 import type { ErrorBody, ErrorCode } from "@hcs/protocol";
 
-/** The DESIGN §3.2 error envelope. */
+/** The error envelope of every HTTP API (docs/api.md#errors). */
 export function errorBody(
   code: ErrorCode,
   message: string,

@@ -16,8 +16,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /**
- * Turns every failure into the DESIGN §3.2 body: ServiceErrors keep their code and message; a store that did not
- * answer becomes 503 `unavailable` with Retry-After; anything unexpected becomes 500 `internal` with only the
+ * Turns every failure into the error body (docs/api.md#errors): ServiceErrors keep their code and message; a store that
+ * did not answer becomes 503 `unavailable` with Retry-After; anything unexpected becomes 500 `internal` with only the
  * request id (the cause goes to the log, never to the client).
  */
 export function errorMapper(logger: Logger): HcsMiddleware {

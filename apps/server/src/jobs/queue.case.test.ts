@@ -24,7 +24,7 @@ async function until(predicate: () => Promise<boolean>, timeoutMs = 10_000): Pro
   }
 }
 
-/** Job queue semantics, the same on both engines (DESIGN §3.4, §4). */
+/** Job queue semantics, the same on both engines (docs/operations.md#jobs-and-workers). */
 function queueSuite(engine: Engine, open: OpenTestStore) {
   describe(`job queue on ${engine}`, () => {
     let store: Store;

@@ -26,7 +26,7 @@ async function countOnce(deps: AppDeps, ctx: HcsContext, caller: Caller | null, 
   return rateLimitedError(counted, deps.now().getTime());
 }
 
-/** A refusal before any MCP processing, as the §3.2 body every HTTP API answers with. */
+/** A refusal before any MCP processing, as the error body every HTTP API answers with (docs/api.md#errors). */
 function answerRefusal(ctx: HcsContext, error: ServiceError, retryAfter: number | null): void {
   const status = httpStatusFor(error.code);
   // RFC 9110: a 401 names how to authenticate; the key also works as a Bearer token.

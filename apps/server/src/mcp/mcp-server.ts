@@ -18,7 +18,7 @@ export interface McpCallerContext {
   onInvoked?(result: InvokeResult): void;
 }
 
-// JSON-RPC -32602: the spec's answer to a tools/call naming a tool the server does not have.
+// JSON-RPC -32602: the MCP specification's answer to a tools/call naming a tool the server does not have.
 const INVALID_PARAMS = -32602;
 
 const INSTRUCTIONS =

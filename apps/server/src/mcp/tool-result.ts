@@ -35,7 +35,7 @@ function hintFor(error: ServiceError): string {
  * An invocation's outcome as an MCP tool result. Success: the operation's output as structuredContent (the same
  * object REST answers) plus a one-paragraph summary, and what the call cost in `_meta`. Failure: an `isError`
  * result — a tool error the model can read and act on, not a protocol error — whose text says what went wrong and
- * whose `_meta` carries the §3.2 code, message and details. Not in structuredContent: a client validates any
+ * whose `_meta` carries the error body's code, message and details. Not in structuredContent: a client validates any
  * structuredContent against the tool's outputSchema, error results included (the SDK's Client does), and an error
  * body is not a grade record.
  */

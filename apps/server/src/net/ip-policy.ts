@@ -73,9 +73,9 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /**
- * The SSRF address policy (DESIGN §5) for every address a host resolves to — scan targets and webhook receivers
- * alike: the addresses it refuses (none when the operator allows private targets). One refused address refuses the
- * whole host: a name that mixes public and private answers is how DNS rebinding attacks look.
+ * The SSRF address policy (docs/security.md, "Network safety") for every address a host resolves to — scan targets and
+ * webhook receivers alike: the addresses it refuses (none when the operator allows private targets). One refused
+ * address refuses the whole host: a name that mixes public and private answers is how DNS rebinding attacks look.
  */
 export function checkAddressPolicy(addresses: readonly string[], allowPrivateTargets: boolean): string[] {
   if (allowPrivateTargets) return [];

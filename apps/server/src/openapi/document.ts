@@ -45,7 +45,7 @@ function requiredFields(params: z.ZodObject | null): z.ZodObject | null {
   );
 }
 
-/** One response per HTTP status of `codes`, each naming its codes, with the §3.2 error body. */
+/** One response per HTTP status of `codes`, each naming its codes, with the error body (docs/api.md#errors). */
 function errorResponses(codes: readonly ErrorCode[], headers: object): Record<string, object> {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes))

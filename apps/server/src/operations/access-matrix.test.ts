@@ -91,8 +91,8 @@ function keyHeaders(op: Operation, transport: Transport, caller: CallerKind, f: 
 }
 
 /**
- * A JSON-RPC answer (JSON-RPC, A2A, MCP) as an outcome: the HCS code of an error (`data.code`), or the §3.2 code of
- * an HTTP refusal made before the protocol (MCP refuses a missing key with 401 and the REST error body).
+ * A JSON-RPC answer (JSON-RPC, A2A, MCP) as an outcome: the HCS code of an error (`data.code`), or the error body's
+ * code of an HTTP refusal made before the protocol (MCP refuses a missing key with 401 and the REST error body).
  */
 const statedCharge = (res: TestResponse) => Number(res.headers["x-credits-charged"] ?? 0);
 

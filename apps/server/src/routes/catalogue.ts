@@ -58,7 +58,10 @@ export interface Catalogue {
   readonly publicRoutes: readonly PublicRoute[];
 }
 
-/** Every operation, in one literal list: the agent methods in DESIGN §7's order, then the REST-only operations. */
+/**
+ * Every operation, in one literal list: the agent methods in the order of docs/api.md's method table (docs.test.ts
+ * holds the two equal), then the REST-only operations.
+ */
 export const OPERATIONS: readonly Operation[] = [
   gradeOperation,
   scanOperation,

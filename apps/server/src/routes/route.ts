@@ -13,7 +13,7 @@ export interface PublicRoute {
   readonly summary: string;
   readonly description?: string;
   readonly response: { readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string };
-  /** Errors it may answer instead (with the §3.2 body), for the OpenAPI document. */
+  /** Errors it may answer instead (with the error body), for the OpenAPI document. */
   readonly errors?: readonly ErrorCode[];
   /** Left out of the OpenAPI document (operator endpoints). */
   readonly internal?: boolean;

@@ -124,7 +124,7 @@ describe("JSON-RPC 2.0 at POST /api/a2a, as the specification reads", () => {
     });
   });
 
-  it("REST-style bodies (no jsonrpc member) get the plain result or the §3.2 error body with its status", async () => {
+  it("REST-style bodies (no jsonrpc member) get the plain result or the error body with its status", async () => {
     const ok = await rpc(JSON.stringify({ method: "hipaa.grade", params: { npi: NPI } }));
     expect(ok.status).toBe(200);
     expect(GradeRecordSchema.parse(ok.json).npi).toBe(NPI);

@@ -89,9 +89,9 @@ const referencesOf = (assessments: PracticeEvidence["assessments"]) =>
   assessments.flatMap((a) => (a.reference ? [a.reference] : []));
 
 /**
- * The 13 requirements of the spec, each with its state, the evidence behind it and when it was last verified — a
- * pure reading of what the scans and the practice's administrative records say (see docs/api.md, "Compliance
- * state", and docs/administrative.md for the rules). Administrative evidence reads `unknown` until the practice keeps
+ * The 13 requirements, each with its state, the evidence behind it and when it was last verified — a pure reading
+ * of what the scans and the practice's administrative records say (docs/api.md#compliance-state-the-13-requirements,
+ * and docs/administrative.md for the records' rules). Administrative evidence reads `unknown` until the practice keeps
  * a record in HCS; the audit trail's always does here.
  */
 export function evaluateComplianceState(npi: string, asOf: string, evidence: PracticeEvidence): ComplianceState {
@@ -219,7 +219,7 @@ export async function readPracticeEvidenceIn(db: Executor, npi: string, now: Dat
       .where("resolved_at", "is", null)
       .execute(),
   ]);
-  // The internal half rests on the latest result of each phase on each host (docs/scanner.md#the-grade): a phase
+  // The internal half rests on the latest result of each phase on each host (docs/scanner.md, "The grade"): a phase
   // counts as run on a host while its result is current, whichever scan brought it — a narrow scan after a full one
   // changes only the phases it ran. A result older than the window reads as not run, as the grade reads it unknown.
   const results = await db

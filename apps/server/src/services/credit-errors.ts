@@ -1,6 +1,8 @@
 import { ServiceError } from "../errors.js";
 
-/** The 402 of a metered operation the account cannot pay for (DESIGN §3.3: details carry required and balance). */
+/**
+ * The 402 of a metered operation the account cannot pay for (docs/api.md#errors: details carry required and balance).
+ */
 export function insufficientCredits(required: number, balance: number): ServiceError {
   return new ServiceError(
     "insufficient_credits",

@@ -24,8 +24,8 @@ export const DEFAULT_DEPLOY_TOKEN_USES = 1;
 export const deployTokenHash = (token: string) => createHash("sha256").update(token.trim()).digest("hex");
 
 /**
- * Issues a deploy token for a practice the account owns (DESIGN §3.5): it carries the server URL and the CA pin
- * so `hcs-scanner register` needs nothing else; it is short-lived, limited in uses and stored hashed.
+ * Issues a deploy token for a practice the account owns (docs/api.md#the-internal-scanner): it carries the server URL
+ * and the CA pin so `hcs-scanner register` needs nothing else; it is short-lived, limited in uses and stored hashed.
  */
 export async function issueDeployToken(
   deps: ServiceDeps,

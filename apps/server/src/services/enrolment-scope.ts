@@ -6,7 +6,7 @@ import { getOwnedPractice, getPractice } from "./practices.js";
 
 /**
  * Who manages scanner enrolments: the operator (CLI) manages every practice; an API key's account only the
- * practices it owns (DESIGN §3.3: deploy tokens and scan results belong to the practice's owner).
+ * practices it owns (docs/security.md#who-may-read-what: deploy tokens and scan results are the practice's owner's).
  */
 export type EnrolmentActor = { readonly by: "operator" } | { readonly by: "account"; readonly accountId: string };
 

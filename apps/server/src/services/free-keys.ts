@@ -3,7 +3,7 @@ import { createAccount } from "./accounts.js";
 import { issueApiKey } from "./api-keys.js";
 import type { ServiceDeps } from "./deps.js";
 
-/** Self-service free tier (spec §5): a new free account with 500 credits and one key, shown once. */
+/** Self-service free tier (docs/api.md): a new free account with 500 credits and one key, shown once. */
 export async function issueFreeKey(deps: ServiceDeps, request: FreeKeyRequest): Promise<IssuedKey> {
   const { account } = await createAccount(deps, {
     name: request.organization,

@@ -21,7 +21,8 @@ export interface InternalScan {
 }
 
 /**
- * Merges one scan into a practice's internal results (docs/scanner.md#the-grade) and recomputes the grade:
+ * Merges one scan into a practice's internal results (docs/scanner.md#the-grade-partial-scans-and-result-age) and
+ * recomputes the grade:
  * - each phase that completed replaces that host's result of that phase, unless a newer result is stored (a late
  *   spooled scan); phases that did not complete, and older ones, change nothing;
  * - the findings of the replaced phases are written; an open finding they did not report is resolved only when the

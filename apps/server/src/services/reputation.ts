@@ -11,9 +11,10 @@ export interface ReputationClock {
 const WINDOW_MS = 24 * 3600 * 1000;
 
 /**
- * The public reputation snapshot (spec §4 rule 4), computed from the store: scans are completed scan jobs and
- * uploaded scanner results, findings are every finding ever detected, average response time is the mean of audited
- * requests over the last 24 hours (all instances sharing the database). `sha256` covers the canonical JSON of the other fields.
+ * The public reputation snapshot (docs/api.md#discovery-and-reputation), computed from the store: scans are completed
+ * scan jobs and uploaded scanner results, findings are every finding ever detected, average response time is the mean
+ * of audited requests over the last 24 hours (all instances sharing the database). `sha256` covers the canonical JSON
+ * of the other fields.
  */
 export async function computeReputation(deps: ServiceDeps, clock: ReputationClock): Promise<ReputationSnapshot> {
   const db = deps.store.db;

@@ -21,8 +21,8 @@ import type { Store } from "./store.js";
 import type { BulkWrite } from "./write-batcher.js";
 
 /**
- * One conformance suite, run against every engine (DESIGN §4): the same queries must behave the same on the
- * embedded SQLite default and on PostgreSQL.
+ * One conformance suite, run against every engine (docs/operations.md#postgresql-and-several-instances): the same
+ * queries must behave the same on the embedded SQLite default and on PostgreSQL.
  */
 function storeSuite(engine: Engine, open: OpenTestStore) {
   describe(`store on ${engine}`, () => {

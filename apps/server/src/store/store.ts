@@ -34,7 +34,10 @@ export type { Engine };
 export interface Store {
   readonly engine: Engine;
   readonly db: Kysely<Database>;
-  /** Group commit for hot-path writes (DESIGN §4): ops queued in one event-loop turn share one transaction. */
+  /**
+   * Group commit for hot-path writes (docs/architecture.md#4-settle): ops queued in one event-loop turn share one
+   * transaction.
+   */
   readonly writes: WriteBatcher;
   /** Portable raw statements for the per-request hot path (see hot-sql.ts). */
   readonly hot: HotSql;

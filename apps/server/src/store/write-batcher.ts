@@ -34,8 +34,8 @@ type Pending = {
 /**
  * Group commit: write operations submitted during one event-loop turn run in one transaction, and each caller's
  * promise settles only after that transaction committed — durable before the response, at a fraction of the cost
- * of a transaction per request (DESIGN §4). Ops must only touch the database (they may be re-run: if a batch fails,
- * each op is retried alone so one bad op cannot fail its neighbours). Batches run one after another.
+ * of a transaction per request (docs/architecture.md#4-settle). Ops must only touch the database (they may be re-run:
+ * if a batch fails, each op is retried alone so one bad op cannot fail its neighbours). Batches run one after another.
  */
 export class WriteBatcher {
   private queue: Pending[] = [];

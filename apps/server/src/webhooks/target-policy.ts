@@ -16,8 +16,8 @@ export interface VettedTarget {
 }
 
 /**
- * Checks a callback URL (SSRF guard, DESIGN §5): https only, no credentials in it, and every address its host
- * resolves to must be public unless the operator allows private targets. Throws invalid_callback_url.
+ * Checks a callback URL (SSRF guard, docs/security.md, "Network safety"): https only, no credentials in it, and every
+ * address its host resolves to must be public unless the operator allows private targets. Throws invalid_callback_url.
  */
 export async function vetCallbackUrl(
   raw: string,

@@ -22,7 +22,10 @@ const phase = (p: PhaseId): RequirementEvidence => ({ kind: "phase", phase: p })
 const external = (category: CategoryName): RequirementEvidence => ({ kind: "external_check", category });
 const admin = (record: AdministrativeRecord): RequirementEvidence => ({ kind: "administrative", record });
 
-/** The 13 requirements the scanner and the external scan verify together (spec §4, internal network scanner). */
+/**
+ * The 13 requirements the scanner and the external scan verify together
+ * (docs/api.md#compliance-state-the-13-requirements).
+ */
 export const COMPLIANCE_REQUIREMENTS = [
   {
     id: "encryption_at_rest",

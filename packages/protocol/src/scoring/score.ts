@@ -85,7 +85,7 @@ function subjectCategoryScores(subject: ScoringSubject): Map<CategoryName, numbe
 }
 
 /**
- * The unified score and grade over every subject (DESIGN §3.7): a category's score is its weakest
+ * The unified score and grade over every subject (docs/scoring.md): a category's score is its weakest
  * subject's (several scanner hosts: the weakest host), the overall score is the weight-averaged mean
  * over categories with data, and grade caps lower it to the top of the capped grade's band.
  * Returns null when no category has data.

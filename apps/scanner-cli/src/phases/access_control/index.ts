@@ -5,7 +5,7 @@ import { linuxAccessControl } from "./linux.js";
 import { windowsAccessControl } from "./win32.js";
 
 /**
- * Local administrators, guest account and automatic login, password policy and screen lock (DESIGN §3.6, phase 6).
+ * Local administrators, guest account and automatic login, password policy and screen lock (phase 6, docs/scanner.md).
  * Linux reads /etc files; macOS dscl, loginwindow preferences, pwpolicy and sysadminctl; Windows net.exe. Audit
  * controls (164.312(b)) live here too: journald, auditd and timedatectl; auditpol, wevtutil and w32tm; OpenBSM's
  * audit_control and systemsetup. The Windows guest account and screen lock are not read yet (no captured output of

@@ -13,7 +13,7 @@ import { windowsRemovableMedia } from "./win32-removable-media.js";
 /** Software entries kept in the facts (eol and backups read them back with softwareOf); a workstation has far fewer. */
 const MAX_SOFTWARE = 5000;
 
-/** Hardware, OS, installed software and the ePHI-bearing roles of this machine (DESIGN §3.6, phase 8). */
+/** Hardware, OS, installed software and the ePHI-bearing roles of this machine (phase 8, docs/scanner.md). */
 export const assetInventoryPhase = definePhase({
   id: "asset_inventory",
   readers: { linux: linuxSoftware, darwin: darwinSoftware, win32: windowsSoftware },

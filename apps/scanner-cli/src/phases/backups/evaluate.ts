@@ -3,7 +3,7 @@ import { phaseFinding } from "../shared/finding.js";
 import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import type { NativeBackupRecord } from "./record.js";
 
-/** DESIGN §3.6: the last successful backup must be at most 48 hours old. */
+/** The last successful backup must be at most 48 hours old (docs/scanner.md#what-each-phase-reads). */
 export const MAX_BACKUP_AGE_HOURS = 48;
 const HOUR_MS = 3_600_000;
 const SOURCE_NAMES: Record<NativeBackupRecord["source"], string> = {

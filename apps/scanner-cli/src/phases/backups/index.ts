@@ -10,7 +10,7 @@ import type { NativeBackupRecord } from "./record.js";
 import { windowsBackupRecord } from "./win32.js";
 
 /**
- * Backup agents and the age of the last backup (DESIGN §3.6, phase 11). Agents are recognised in the software
+ * Backup agents and the age of the last backup (phase 11, docs/scanner.md). Agents are recognised in the software
  * inventory and running processes; the last backup is read from the system's own tool (Time Machine, wbadmin,
  * timeshift). Third-party agents keep their catalogues to themselves, and restore tests leave no local trace, so
  * both are reported as not established rather than guessed.

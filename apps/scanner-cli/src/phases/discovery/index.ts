@@ -12,7 +12,7 @@ import { windowsNeighbours } from "./win32.js";
 const LIVENESS_PORTS = [80, 443, 22, 445, 3389, 135, 139, 8080];
 const LIVENESS_TIMEOUT_MS = 800;
 
-/** Host identity, interfaces, gateway, neighbours, and which in-scope hosts answer (DESIGN §3.6, phase 1). */
+/** Host identity, interfaces, gateway, neighbours, and which in-scope hosts answer (phase 1, docs/scanner.md). */
 export const discoveryPhase = definePhase({
   id: "discovery",
   readers: { linux: linuxNeighbours, darwin: darwinNeighbours, win32: windowsNeighbours },

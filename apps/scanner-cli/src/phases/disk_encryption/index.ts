@@ -9,7 +9,7 @@ import { linuxVolumes } from "./linux.js";
 import type { VolumeEncryption } from "./parse.js";
 import { windowsVolumes } from "./win32.js";
 
-/** BitLocker / FileVault / LUKS state of every fixed volume (DESIGN §3.6, phase 4). */
+/** BitLocker / FileVault / LUKS state of every fixed volume (phase 4, docs/scanner.md). */
 export const diskEncryptionPhase = definePhase({
   id: "disk_encryption",
   readers: { linux: linuxVolumes, darwin: darwinVolumes, win32: windowsVolumes },

@@ -10,7 +10,9 @@ import { identifyPackage, type PackageBuild } from "./packages.js";
 /** Within this many days of end of life a product earns an early warning. */
 const WARN_DAYS = 90;
 
-/** End-of-life OS and server software against the bundled, dated endoflife.date snapshot (DESIGN §3.6, phase 10). */
+/**
+ * End-of-life OS and server software against the bundled, dated endoflife.date snapshot (phase 10, docs/scanner.md).
+ */
 export const eolPhase = definePhase({
   id: "eol",
   platforms: ["linux", "darwin", "win32"],

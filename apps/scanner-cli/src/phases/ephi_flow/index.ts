@@ -8,7 +8,7 @@ import { type EphiRootReport, scanEphiRoot } from "./scan-files.js";
 
 /**
  * Where ePHI sits (pattern scan of `--ephi-paths`) and where it flows (connections of EHR processes, cleartext
- * flows). Reports counts, types and file paths only, never content (DESIGN §3.5: no PHI leaves the clinic).
+ * flows). Reports counts, types and file paths only, never content (docs/security.md#no-phi-leaves-the-clinic).
  */
 export const ephiFlowPhase = definePhase({
   id: "ephi_flow",

@@ -5,7 +5,7 @@ import { linuxMfa } from "./linux.js";
 import { windowsMfa } from "./win32.js";
 
 /**
- * Evidence of multi-factor authentication (DESIGN §3.6, phase 5): second-factor PAM modules and sshd's
+ * Evidence of multi-factor authentication (phase 5, docs/scanner.md): second-factor PAM modules and sshd's
  * AuthenticationMethods on Linux, Windows Hello for Business and the Entra join on Windows, smart card enforcement
  * on macOS.
  */

@@ -13,7 +13,7 @@ import { windowsPatchState } from "./win32.js";
 type UpdateState = { facts: JsonObject; findings: FindingInput[] };
 
 /**
- * Pending updates, last update time, automatic updates (DESIGN §3.6, phase 9): apt on Linux, Software Update's
+ * Pending updates, last update time, automatic updates (phase 9, docs/scanner.md): apt on Linux, Software Update's
  * own record on macOS, installed updates and the update policy on Windows. No reader contacts an update server.
  * The phase's control, 164.308(a)(5)(ii)(B), is protection from malicious software: anti-malware products and,
  * on Linux, processes still running code an update replaced are read here too (docs/scanner.md).

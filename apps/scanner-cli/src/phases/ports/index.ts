@@ -32,7 +32,7 @@ import { windowsSocketTable } from "./win32.js";
 const MAX_LISTENING_PORTS = 1_000;
 
 /**
- * TCP connect scan of the hosts in scope; risky services become findings (DESIGN §3.6, phase 2). In host mode the
+ * TCP connect scan of the hosts in scope; risky services become findings (phase 2, docs/scanner.md). In host mode the
  * host's own socket table says what listens (every port) and on which address; a risky service is a finding only
  * when it is bound beyond loopback.
  */

@@ -33,7 +33,7 @@ const dicom: RiskyService = {
     "Restrict DICOM to known AE titles and source addresses, use DICOM TLS, and place imaging devices on their own segment.",
 };
 
-/** Services whose reachability on a clinic network is itself a finding (DESIGN §3.6, ports). */
+/** Services whose reachability on a clinic network is itself a finding (docs/scanner.md#network-scope). */
 export const RISKY_SERVICES: ReadonlyMap<number, RiskyService> = new Map([
   [
     23,

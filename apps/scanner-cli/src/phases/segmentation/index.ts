@@ -13,7 +13,7 @@ import { windowsFirewall } from "./win32.js";
 /** Services that belong behind a segment boundary (servers holding or moving ePHI, remote administration). */
 const SENSITIVE_PORTS = new Set([104, 11112, 2575, 1433, 1521, 3306, 5432, 27017, 6379, 445, 139, 3389, 5900]);
 
-/** Host firewall state, and which sensitive services this segment reaches (DESIGN §3.6, phase 7). */
+/** Host firewall state, and which sensitive services this segment reaches (phase 7, docs/scanner.md). */
 export const segmentationPhase = definePhase({
   id: "segmentation",
   readers: { linux: linuxFirewall, darwin: darwinFirewall, win32: windowsFirewall },

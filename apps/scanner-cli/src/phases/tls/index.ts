@@ -9,7 +9,7 @@ const PROBE_TIMEOUT_MS = 4_000;
 const PROBES_IN_FLIGHT = 16;
 const MAX_TARGETS = 1_000;
 
-/** TLS versions, ciphers and certificates of the services the ports phase found open (DESIGN §3.6, phase 3). */
+/** TLS versions, ciphers and certificates of the services the ports phase found open (phase 3, docs/scanner.md). */
 export const tlsPhase = definePhase({
   id: "tls",
   platforms: ["linux", "darwin", "win32"],

@@ -125,7 +125,7 @@ describe("/v1/incidents (Group A)", () => {
     expect(hhs).toMatchObject({ due_on: "2024-02-29", status: "overdue" });
   });
 
-  it("refuses free plans, other accounts, and bad input with the §3.2 body", async () => {
+  it("refuses free plans, other accounts, and bad input with the error body", async () => {
     const free = await accountWithKey(t.server.deps, { plan: "free" });
     const refused = await t.request("/v1/incidents", { headers: { Authorization: `Bearer ${free.apiKey}` } });
     expect(refused.status).toBe(403);

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Engine } from "./engine.js";
 
-/** Durable scan jobs and the webhook delivery outbox (DESIGN §3.4). */
+/** Durable scan jobs and the webhook delivery outbox (docs/operations.md#jobs-and-workers, docs/webhooks.md). */
 export function jobsMigration(_engine: Engine) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Engine } from "./engine.js";
 
-/** Scanner enrollment (deploy tokens, agents) and uploaded scans (DESIGN §3.5). */
+/** Scanner enrollment (deploy tokens, agents) and uploaded scans (docs/api.md#the-internal-scanner). */
 export function agentsMigration(_engine: Engine) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {

@@ -17,7 +17,7 @@ const PHASES = new Set([
 ]);
 
 /**
- * The internal half of a grade becomes the latest result per scanner host and phase (docs/scanner.md#the-grade),
+ * The internal half of a grade becomes the latest result per scanner host and phase (docs/scanner.md, "The grade"),
  * so a scan of a few phases no longer replaces what the others found:
  * - internal_results holds, per practice, host and phase, the latest completed result with its time and scope;
  * - findings.phase says which phase reported an internal finding (a later result of that phase resolves it);
