@@ -154,7 +154,7 @@ export function restHandler(deps: AppDeps, operation: Operation) {
   const header = keyHeaderOf(operation);
   return async (ctx: HcsContext): Promise<void> => {
     // The router serves HEAD on every GET route; an operation's GET does work (and some write, or scan, or are paid),
-    // which HEAD must never do. Refused before anything is read or counted (docs/api.md, "HEAD").
+    // which HEAD must never do. Refused before anything is read or counted (docs/api.md#errors, HEAD).
     if (ctx.method === "HEAD") {
       ctx.set("Allow", "GET");
       throw new ServiceError("method_not_allowed", "HEAD is not served on operations: use GET");

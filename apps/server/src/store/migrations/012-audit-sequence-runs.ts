@@ -5,7 +5,7 @@ import type { Engine } from "./engine.js";
  * The sequencer's journal: each run of consecutive event ids it gave consecutive leaf indexes (first index, first
  * and last id). `hcs-server audit verify` checks every event's index against it, so an event moved, inserted or
  * removed with the indexes renumbered around it is named at its exact index, not only found by the next checkpoint
- * (docs/audit.md, "Verifying the log"). Events sequenced before this migration are journaled from their indexes.
+ * (docs/audit.md#verifying). Events sequenced before this migration are journaled from their indexes.
  */
 export function auditSequenceRunsMigration(_engine: Engine) {
   return {

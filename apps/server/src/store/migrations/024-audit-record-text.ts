@@ -35,17 +35,17 @@ export const AUDIT_RECORD_FIELDS: readonly [column: string, type: string, path: 
 ];
 
 /**
- * On SQLite the audit record's canonical text becomes what is stored (docs/audit.md, "Storage"): audit_events keeps
- * one `record` column, the exact bytes the log hashes after 0x00, and its fields become virtual generated columns
- * read from that text (`record ->> '$.operation'`…), so queries, indexes and views keep their names and nothing can
- * change a field without changing the hashed text. The verifier and the sequencer read the stored text instead of
- * rebuilding it with json_object from thirteen columns, the part of `audit verify`'s time per event that was
+ * On SQLite the audit record's canonical text becomes what is stored (docs/audit.md#how-the-record-is-stored):
+ * audit_events keeps one `record` column, the exact bytes the log hashes after 0x00, and its fields become virtual
+ * generated columns read from that text (`record ->> '$.operation'`…), so queries, indexes and views keep their names
+ * and nothing can change a field without changing the hashed text. The verifier and the sequencer read the stored text
+ * instead of rebuilding it with json_object from thirteen columns, the part of `audit verify`'s time per event that was
  * neither hashing nor the tree (docs/performance.md#the-audit-logs-cost). The hot path's writer builds the text
- * (auditRecordJson); every other writer inserts the fields into the view audit_event_input, whose trigger builds
- * it with json_object — on PostgreSQL that view passes the insert through to audit_events, whose fields stay
- * columns (its verifier builds and hashes records in the database, in other processes). Existing events are copied
- * with their records built by SQLite exactly as the verifier built them (so every leaf still matches), their ids
- * and the id sequence kept.
+ * (auditRecordJson); every other writer inserts the fields into the view audit_event_input, whose trigger builds it
+ * with json_object — on PostgreSQL that view passes the insert through to audit_events, whose fields stay columns (its
+ * verifier builds and hashes records in the database, in other processes). Existing events are copied with their
+ * records built by SQLite exactly as the verifier built them (so every leaf still matches), their ids and the id
+ * sequence kept.
  */
 export function auditRecordTextMigration(engine: Engine) {
   return {
