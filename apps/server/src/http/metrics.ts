@@ -8,6 +8,11 @@ export interface Metrics {
   readonly duration: Histogram<"method" | "route">;
   /** Requests without credentials that were refused: counted here instead of written to the audit trail. */
   readonly anonymousRefusals: Counter<"code">;
+  /**
+   * Refused portal sign-in attempts by step (password, second_factor) and code: counted here, not audited one by
+   * one (docs/portal.md, "Audit"); only a lock-out starting is an audit event.
+   */
+  readonly signInRefusals: Counter<"step" | "code">;
 }
 
 /** A Prometheus registry of its own per app (tests create several apps in one process). */
@@ -33,6 +38,12 @@ export function createMetrics(): Metrics {
       name: "hcs_anonymous_refusals_total",
       help: "Refused requests that presented no valid credentials (not audited), by error code",
       labelNames: ["code"],
+      registers: [registry],
+    }),
+    signInRefusals: new Counter({
+      name: "hcs_portal_sign_in_refusals_total",
+      help: "Refused portal sign-in attempts (not audited), by step and code",
+      labelNames: ["step", "code"],
       registers: [registry],
     }),
   };
