@@ -340,11 +340,30 @@ export function loadAnchorEndpoint(env: Readonly<Record<string, string | undefin
   return endpoint;
 }
 
+/**
+ * A value as an error may quote it: whatever could be a credential in a URL — everything up to the last `@` before
+ * the query (a user name and password), the query (`?token=…`) and the fragment — replaced by `***`. Works on text
+ * that is not a valid URL too (a value is quoted because it failed validation), so it cuts rather than parses.
+ */
+export function withoutUrlCredentials(value: string): string {
+  const end = value.search(/[?#]/);
+  let base = end < 0 ? value : value.slice(0, end);
+  const at = base.lastIndexOf("@");
+  if (at >= 0) {
+    const slashes = base.indexOf("//");
+    const from = slashes >= 0 && slashes < at ? slashes + 2 : 0;
+    base = `${base.slice(0, from)}***${base.slice(at)}`;
+  }
+  if (end < 0) return base;
+  return `${base}${value[end] === "?" ? "?***" : ""}${value.includes("#", end) ? "#***" : ""}`;
+}
+
 /** What is wrong with a variable, quoting the value it had only when that value is not a secret. */
 function describeProblem(variable: string, problem: string, value: string | undefined): string {
   if (value === undefined) return problem;
   if (SECRET_VARIABLES.has(variable)) return `${problem} (the value is not shown: it is or may hold a secret)`;
-  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  const redacted = withoutUrlCredentials(value);
+  const shown = redacted.length > 60 ? `${redacted.slice(0, 60)}…` : redacted;
   return `${problem} (got ${JSON.stringify(shown)})`;
 }
 

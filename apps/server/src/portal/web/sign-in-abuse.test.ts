@@ -59,7 +59,8 @@ function signInAbuseSuite(engine: "sqlite" | "postgres") {
       const unknownBefore = await refusals("password", "invalid_credentials");
       const limitedBefore = await refusals("password", "rate_limited");
       const browser = await clientAt("192.0.2.10");
-      for (let i = 0; i < PER_MINUTE; i++) expect((await attempt(browser, `nobody${i}@clinic.example`)).status).toBe(401);
+      for (let i = 0; i < PER_MINUTE; i++)
+        expect((await attempt(browser, `nobody${i}@clinic.example`)).status).toBe(401);
       const over = await attempt(browser, "nobody@clinic.example");
       expect(over.status).toBe(429);
       expect(over.headers["retry-after"]).toBe("60");
