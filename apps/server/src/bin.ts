@@ -22,7 +22,7 @@ import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
 import { boundHeapGrowth } from "./util/heap-growth.js";
-import { ExposedKeyFileError } from "./util/private-files.js";
+import { ExposedKeyFileError, WritableDataDirError } from "./util/private-files.js";
 import { SERVER_VERSION } from "./version.js";
 
 // The only module that touches process state: argv, env, stdout/stderr, signals and the exit code.
@@ -157,7 +157,7 @@ function fail(err: unknown): never {
     cli.err(`usage error: ${err.message}`);
     process.exit(EXIT.usage);
   }
-  if (err instanceof ConfigError || err instanceof ExposedKeyFileError) {
+  if (err instanceof ConfigError || err instanceof ExposedKeyFileError || err instanceof WritableDataDirError) {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);
   }

@@ -14,7 +14,7 @@ import {
   sql,
 } from "kysely";
 import type pgModule from "pg";
-import { ensureOwnerOnlyFile } from "../util/private-files.js";
+import { checkDataDirMode, ensureOwnerOnlyFile } from "../util/private-files.js";
 import { type GradeCache, postgresGradeCache, sqliteGradeCache } from "./grade-cache.js";
 import { type HotSql, sqliteHotSql } from "./hot-sql.js";
 import { postgresHotSql } from "./hot-sql-postgres.js";
@@ -286,6 +286,10 @@ export function storeOptionsFor(
   config: { dataDir: string; databaseUrl: string | null; dbTimeouts?: PostgresTimeouts },
   events: StoreEvents = {},
 ): StoreOptions {
+  // Every command opens its store through here: the data directory (the database, or the keys beside a
+  // PostgreSQL store) is checked once, before anything in it is read or created.
+  const groupWritable = checkDataDirMode(config.dataDir);
+  if (groupWritable) events.onWarning?.(groupWritable);
   if (config.databaseUrl) {
     return {
       engine: "postgres",
