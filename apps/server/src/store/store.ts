@@ -261,9 +261,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
     this.transactions = sqliteTransactions(sqlite, SQLITE_BUSY_TIMEOUT_MS);
   }
 
+  // When the connection's holder asked for it. A transaction's wait for the write lock counts from then: one queued
+  // behind another's wait (the connection is one, taken in turn) does not wait its whole timeout again after it.
+  private askedAt = 0;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const asked = Date.now();
+    const connection = await super.acquireConnection();
+    this.askedAt = asked;
+    return connection;
+  }
+
   override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
     // Waiting for another connection's lock without blocking the thread (sqlite-begin.ts).
-    await beginImmediate(this.transactions, SQLITE_BUSY_TIMEOUT_MS);
+    await beginImmediate(this.transactions, Math.max(0, this.askedAt + SQLITE_BUSY_TIMEOUT_MS - Date.now()));
   }
 
   override async commitTransaction(_connection: DatabaseConnection): Promise<void> {
