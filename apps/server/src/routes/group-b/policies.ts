@@ -66,6 +66,9 @@ export const downloadPolicyOperation = defineOperation({
     call.setResource(`policy:${npi}:${number}`);
     await getOwnedPractice(call.deps, npi, call.caller!.accountId);
     const doc = await policyDownload(call.deps, npi, number, format, version);
-    return new RawBody(doc.contentType, doc.body, { "Content-Disposition": `inline; filename="${doc.filename}"` });
+    return new RawBody(doc.contentType, doc.body, {
+      ...doc.headers,
+      "Content-Disposition": `inline; filename="${doc.filename}"`,
+    });
   },
 });
