@@ -36,6 +36,15 @@ const cli: CliEnv = {
 
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
+// A reader that went away (`hcs-server … | head`): nothing more can reach it, so the command ends here, quietly and
+// successfully, as a Unix tool ended by SIGPIPE does (Node ignores that signal and reports EPIPE as an error event,
+// which unhandled was a stack trace and exit code 1).
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(EXIT.ok);
+    throw err;
+  });
+
 // The long-running commands log JSON lines to stdout. What they tell a person — where the server listens, and on
 // the first start the operator key — goes to the terminal: stdout when it is one, else stderr, so that a log file
 // or collector reading stdout never receives the key or lines that are not JSON.
