@@ -13,6 +13,8 @@ export interface Metrics {
    * one (docs/portal.md, "Audit"); only a lock-out starting is an audit event.
    */
   readonly signInRefusals: Counter<"step" | "code">;
+  /** Connections closed before serving anything: over the per-address cap, or no TLS handshake in time. */
+  readonly connectionsRefused: Counter<"reason">;
 }
 
 /** A Prometheus registry of its own per app (tests create several apps in one process). */
@@ -44,6 +46,12 @@ export function createMetrics(): Metrics {
       name: "hcs_portal_sign_in_refusals_total",
       help: "Refused portal sign-in attempts (not audited), by step and code",
       labelNames: ["step", "code"],
+      registers: [registry],
+    }),
+    connectionsRefused: new Counter({
+      name: "hcs_connections_refused_total",
+      help: "Connections closed before serving anything, by reason (per_address_limit, tls_handshake_timeout)",
+      labelNames: ["reason"],
       registers: [registry],
     }),
   };
