@@ -7,6 +7,7 @@ import { type Operation, PreserializedJson, RawBody } from "../operations/operat
 import { answerText, setHeader } from "./answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
+import { clientGoneSignal } from "./client-gone.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
 import { errorBody } from "./error-body.js";
 import { HTTPS_REFUSAL } from "./https-only.js";
@@ -159,6 +160,7 @@ export function restHandler(deps: AppDeps, operation: Operation) {
       headOnly: ctx.method === "HEAD",
       guard: () => requestGuard(ctx),
       input: () => restInput(ctx, operation),
+      clientSignal: () => clientGoneSignal(ctx),
     });
     writeRest(ctx, operation, result);
   };

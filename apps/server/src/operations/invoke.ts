@@ -41,6 +41,8 @@ export interface Invocation {
   readonly headOnly?: boolean;
   /** Checks that must pass before the input is read (https behind a proxy, the announced body size). */
   readonly guard?: () => void;
+  /** The client connection's signal (OperationCall.clientSignal), made when the handler first asks. */
+  readonly clientSignal?: () => AbortSignal;
   /**
    * The quick read that refuses a caller already over its limit before a call that changes nothing runs (default:
    * one read per call). A JSON-RPC batch shares one read per bucket between its entries: each entry is still
@@ -134,6 +136,7 @@ class Call implements AuditSource, OperationCall {
   private inlineStatus: number | null = null;
   private windows: WindowState[] | null = null;
   private countInSettlement = false;
+  private signal: AbortSignal | null | undefined;
   readonly caller: Caller | null;
   readonly transport: Transport;
   readonly requestId: string;
@@ -154,6 +157,11 @@ class Call implements AuditSource, OperationCall {
   }
 
   // OperationCall: what the handler may do besides returning its output.
+  get clientSignal(): AbortSignal | null {
+    if (this.signal === undefined) this.signal = this.inv.clientSignal?.() ?? null;
+    return this.signal;
+  }
+
   setResource(resource: string): void {
     this.resource = resource;
   }
@@ -310,7 +318,8 @@ class Call implements AuditSource, OperationCall {
         charged: null,
       };
     }
-    if (isServiceError(err)) return this.fail(err, err.code === "rate_limited" ? retryAfterOf(err) : null);
+    if (isServiceError(err))
+      return this.fail(err, err.code === "rate_limited" || err.code === "unavailable" ? retryAfterOf(err) : null);
     this.deps.logger.error(
       { err, request_id: this.requestId, action: this.operation.method ?? this.operation.id },
       "unhandled error",

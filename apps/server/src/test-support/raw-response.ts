@@ -4,12 +4,13 @@ import type { TestServer } from "./test-server.js";
 /**
  * An HTTPS request whose answer is kept as bytes, not decoded or parsed: a test measuring the server's event loop
  * (in this same thread) then measures the server's work, not its own parsing of a large answer. A fresh connection
- * per request (no agent). `onResponse` is told when the head arrived (`abort` closes the connection then).
+ * per request (no agent). `signal`: when it aborts, the client leaves (closes the connection); the answer is then
+ * status 0 and no bytes.
  */
 export function rawRequest(
   t: Pick<TestServer, "url" | "ca">,
   path: string,
-  o: { headers?: Record<string, string>; body?: unknown; abortAfterHead?: boolean } = {},
+  o: { headers?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const payload = o.body === undefined ? undefined : Buffer.from(JSON.stringify(o.body));
@@ -34,7 +35,13 @@ export function rawRequest(
       },
     );
     req.setTimeout(60_000, () => req.destroy(new Error(`request to ${path} timed out`)));
-    req.on("error", reject);
+    if (o.signal) {
+      o.signal.addEventListener("abort", () => {
+        req.destroy();
+        resolve({ status: 0, headers: {}, bytes: Buffer.alloc(0) });
+      });
+      req.on("error", () => {});
+    } else req.on("error", reject);
     req.end(payload);
   });
 }

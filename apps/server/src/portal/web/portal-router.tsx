@@ -107,7 +107,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
         return errorPage(ctx, SERVICE_STATUS[err.code]!, err.message);
       // The database did not answer in time or is unreachable: nothing was done, and trying again shortly may work
       // (the API answers the same 503 unavailable).
-      if (isStoreUnavailable(err) || (isServiceError(err) && err.code === "unavailable")) {
+      if (isStoreUnavailable(err)) {
         deps.logger.warn({ err, request_id: ctx.state.requestId, path: ctx.path }, "store unavailable");
         ctx.set("Retry-After", String(STORE_RETRY_AFTER_SECONDS));
         return errorPage(
@@ -115,6 +115,12 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
           503,
           "The service's database is not answering right now, so nothing was done. Try again in a minute.",
         );
+      }
+      // A service that is busy or whose store did not answer (an operation's 503): its message says which.
+      if (isServiceError(err) && err.code === "unavailable") {
+        const retry = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+        ctx.set("Retry-After", String(typeof retry === "number" ? retry : STORE_RETRY_AFTER_SECONDS));
+        return errorPage(ctx, 503, err.message);
       }
       deps.logger.error({ err, request_id: ctx.state.requestId }, "portal page failed");
       errorPage(ctx, 500, `The page could not be shown. Quote request ${ctx.state.requestId} to support.`);
