@@ -3,11 +3,12 @@
 //  1. Building the report model (pure, zod-validated), rendering the HTML, laying out the PDF — each the median of
 //     repeated runs. Baseline in the same run: JSON.stringify of the job (what GET /v1/a2a/jobs/{id} serializes).
 //  2. The serving thread's event loop while PDFs are made: the longest timer delay during 5 PDFs laid out in this
-//     thread, against the same 5 laid out on the PDF thread (reports/pdf-thread.ts), which the server uses.
+//     thread, against the same 5 built and laid out on the report thread (reports/render-thread.ts), which the server
+//     uses.
 import { buildReportModel } from "../../apps/server/src/reports/build-model.js";
-import { PdfThread } from "../../apps/server/src/reports/pdf-thread.js";
 import { renderReportHtml } from "../../apps/server/src/reports/render-html.js";
 import { renderReportPdf } from "../../apps/server/src/reports/render-pdf.js";
+import { ReportRenderThread } from "../../apps/server/src/reports/render-thread.js";
 import { RIVERSIDE } from "../../apps/server/src/test-support/report-sources.js";
 import { median } from "../lib/stats.js";
 
@@ -53,12 +54,14 @@ console.log(
   `pdf       renderReportPdf         ${pdf.toFixed(1)} ms  (${(pdf / json).toFixed(0)}× baseline, ${pdfBytes} bytes)`,
 );
 
-const thread = new PdfThread();
-await thread.render(model); // start-up is not what is measured
+const thread = new ReportRenderThread();
+await thread.render(RIVERSIDE, "pdf"); // start-up is not what is measured
 const inThread = await longestStall(async () => {
   for (let i = 0; i < 5; i++) await renderReportPdf(model);
 });
-const offThread = await longestStall(() => Promise.all(Array.from({ length: 5 }, () => thread.render(model))));
+const offThread = await longestStall(() =>
+  Promise.all(Array.from({ length: 5 }, () => thread.render(RIVERSIDE, "pdf"))),
+);
 await thread.close();
 console.log(`event loop, 5 PDFs laid out on this thread: longest stall ${inThread.toFixed(0)} ms`);
-console.log(`event loop, 5 PDFs on the PDF thread:       longest stall ${offThread.toFixed(0)} ms`);
+console.log(`event loop, 5 PDFs on the report thread:    longest stall ${offThread.toFixed(0)} ms`);

@@ -22,7 +22,7 @@ import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
 import { boundHeapGrowth } from "./util/heap-growth.js";
-import { ExposedKeyFileError } from "./util/private-files.js";
+import { ExposedKeyFileError, WritableDataDirError } from "./util/private-files.js";
 import { SERVER_VERSION } from "./version.js";
 
 // The only module that touches process state: argv, env, stdout/stderr, signals and the exit code.
@@ -35,6 +35,15 @@ const cli: CliEnv = {
 };
 
 const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+// A reader that went away (`hcs-server … | head`): nothing more can reach it, so the command ends here, quietly and
+// successfully, as a Unix tool ended by SIGPIPE does (Node ignores that signal and reports EPIPE as an error event,
+// which unhandled was a stack trace and exit code 1).
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(EXIT.ok);
+    throw err;
+  });
 
 // The long-running commands log JSON lines to stdout. What they tell a person — where the server listens, and on
 // the first start the operator key — goes to the terminal: stdout when it is one, else stderr, so that a log file
@@ -157,7 +166,7 @@ function fail(err: unknown): never {
     cli.err(`usage error: ${err.message}`);
     process.exit(EXIT.usage);
   }
-  if (err instanceof ConfigError || err instanceof ExposedKeyFileError) {
+  if (err instanceof ConfigError || err instanceof ExposedKeyFileError || err instanceof WritableDataDirError) {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);
   }

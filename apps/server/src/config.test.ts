@@ -93,6 +93,26 @@ describe("loadConfig", () => {
     }
   });
 
+  it.each([
+    ["HCS_FEED_HHS_URL", "http://feeduser:Fe3dPassw0rd@feeds.example/breaches.csv"],
+    ["HCS_FEED_HHS_URL", "ftp://feeds.example/breaches.csv?token=T0kenV4lue&x=1"],
+    ["HCS_FEED_KEV_URL", "http://feeds.example/kev.json?token=T0kenV4lue"],
+    ["HCS_FEED_KEV_URL", "https//feeduser:Fe3dPassw0rd@feeds.example/kev.json"],
+    ["HCS_FEED_EOL_URL", "https://feeduser:Fe3dPassw0rd@eol.example/api.json?token=T0kenV4lue"],
+    ["HCS_PUBLIC_URL", "http://admin:Fe3dPassw0rd@hcs.example/#T0kenV4lue"],
+  ])("quotes %s without the credentials a URL may carry (%s)", (variable, value) => {
+    try {
+      loadConfig({ [variable]: value }, "/");
+      expect.unreachable();
+    } catch (err) {
+      const message = (err as Error).message;
+      expect((err as ConfigError).variable).toBe(variable);
+      for (const secret of ["Fe3dPassw0rd", "T0kenV4lue", "feeduser", "admin"]) expect(message).not.toContain(secret);
+      expect(message).toContain("***");
+      expect(message).toMatch(/feeds\.example|eol\.example|hcs\.example/);
+    }
+  });
+
   it("quotes the value of a non-secret variable to help fix it", () => {
     expect(() => loadConfig({ HCS_PORT: "http" }, "/")).toThrow(
       'HCS_PORT: Invalid input: expected number, received NaN (got "http")',

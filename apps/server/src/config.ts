@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.js";
 import type { PostgresTimeouts } from "./store/postgres-pool.js";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./tls/connection-limits.js";
 
 /** The words a yes/no variable takes, and which of them mean yes. */
 const BOOL_WORDS = ["0", "1", "true", "false", "yes", "no"] as const;
@@ -46,6 +47,30 @@ const EnvSchema = z.object({
     .transform((u) => u.replace(/\/+$/, ""))
     .optional(),
   HCS_TRUST_PROXY: z.string().default("0"),
+  HCS_TLS_HANDSHAKE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(DEFAULT_CONNECTION_LIMITS.handshakeTimeoutMs),
+  HCS_HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+  HCS_KEEP_ALIVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
+  HCS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_CONNECTION_LIMITS.maxPerAddress),
   HCS_ALLOW_PRIVATE_TARGETS: bool.default(false),
   HCS_SETTLEMENT_THREAD: settlementThreadSetting.default("auto"),
   HCS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -116,6 +141,8 @@ export interface Config {
   readonly publicUrlExplicit: boolean;
   /** Which proxies may report the client address and protocol (X-Forwarded-For/-Proto). */
   readonly trustProxy: TrustProxy;
+  /** Handshake, header and keep-alive timeouts and the per-address connection cap of the listeners. */
+  readonly connectionLimits: ConnectionLimits;
   readonly allowPrivateTargets: boolean;
   /**
    * Embedded store: settlements written by a writer thread (operations/settlement-thread.ts); false: on the serving
@@ -260,6 +287,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     publicUrl: e.HCS_PUBLIC_URL ?? `https://${urlHostOf(e.HCS_HOST)}:${e.HCS_PORT}`,
     publicUrlExplicit: e.HCS_PUBLIC_URL !== undefined,
     trustProxy,
+    connectionLimits: {
+      handshakeTimeoutMs: e.HCS_TLS_HANDSHAKE_TIMEOUT_MS,
+      headersTimeoutMs: e.HCS_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HCS_KEEP_ALIVE_TIMEOUT_MS,
+      maxPerAddress: e.HCS_MAX_CONNECTIONS_PER_ADDRESS,
+    },
     allowPrivateTargets: e.HCS_ALLOW_PRIVATE_TARGETS,
     settlementThread: useSettlementThread(e.HCS_SETTLEMENT_THREAD, availableParallelism()),
     logLevel: e.HCS_LOG_LEVEL,
@@ -340,11 +373,30 @@ export function loadAnchorEndpoint(env: Readonly<Record<string, string | undefin
   return endpoint;
 }
 
+/**
+ * A value as an error may quote it: whatever could be a credential in a URL — everything up to the last `@` before
+ * the query (a user name and password), the query (`?token=…`) and the fragment — replaced by `***`. Works on text
+ * that is not a valid URL too (a value is quoted because it failed validation), so it cuts rather than parses.
+ */
+export function withoutUrlCredentials(value: string): string {
+  const end = value.search(/[?#]/);
+  let base = end < 0 ? value : value.slice(0, end);
+  const at = base.lastIndexOf("@");
+  if (at >= 0) {
+    const slashes = base.indexOf("//");
+    const from = slashes >= 0 && slashes < at ? slashes + 2 : 0;
+    base = `${base.slice(0, from)}***${base.slice(at)}`;
+  }
+  if (end < 0) return base;
+  return `${base}${value[end] === "?" ? "?***" : ""}${value.includes("#", end) ? "#***" : ""}`;
+}
+
 /** What is wrong with a variable, quoting the value it had only when that value is not a secret. */
 function describeProblem(variable: string, problem: string, value: string | undefined): string {
   if (value === undefined) return problem;
   if (SECRET_VARIABLES.has(variable)) return `${problem} (the value is not shown: it is or may hold a secret)`;
-  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  const redacted = withoutUrlCredentials(value);
+  const shown = redacted.length > 60 ? `${redacted.slice(0, 60)}…` : redacted;
   return `${problem} (got ${JSON.stringify(shown)})`;
 }
 
@@ -383,6 +435,29 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     default: "0",
     meaning:
       "Proxies trusted for X-Forwarded-For/-Proto: a hop count (1 = one load balancer) or a comma list of proxy addresses/CIDRs",
+  },
+  {
+    name: "HCS_TLS_HANDSHAKE_TIMEOUT_MS",
+    default: String(DEFAULT_CONNECTION_LIMITS.handshakeTimeoutMs),
+    meaning: "Longest time from a TCP connection to the end of its TLS handshake; then it is closed",
+  },
+  {
+    name: "HCS_HEADERS_TIMEOUT_MS",
+    default: String(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+    meaning:
+      "Longest time for a request's head (request line and headers) to arrive, from the handshake or the request's first byte; then 408 and the connection is closed",
+  },
+  {
+    name: "HCS_KEEP_ALIVE_TIMEOUT_MS",
+    default: String(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
+    meaning:
+      "A connection with no request in progress is closed after this long (behind a load balancer: more than its idle timeout)",
+  },
+  {
+    name: "HCS_MAX_CONNECTIONS_PER_ADDRESS",
+    default: String(DEFAULT_CONNECTION_LIMITS.maxPerAddress),
+    meaning:
+      "Connections open at once from one client address (IPv6: per /64); more are closed before the handshake. Trusted proxies are not capped",
   },
   {
     name: "HCS_ALLOW_PRIVATE_TARGETS",

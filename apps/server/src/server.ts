@@ -28,6 +28,7 @@ import { regradeAfterScoringChange } from "./services/grades.js";
 import { startFeedRefresh } from "./services/intel/feed-refresh.js";
 import { hhsVendorBreachHistory } from "./services/intel/vendor-breach-history.js";
 import { openStore, type Store, storeOptionsFor } from "./store/store.js";
+import { type ConnectionRefusal, limitConnections, serverTimeoutOptions } from "./tls/connection-limits.js";
 import { SERVER_TLS_OPTIONS } from "./tls/server-options.js";
 import { certificateHosts, ensureSelfManagedTls, loadConfiguredTls, type TlsMaterial } from "./tls/tls-material.js";
 import { SERVER_VERSION } from "./version.js";
@@ -114,18 +115,19 @@ export async function startServer(config: Config, logger: Logger, options: Start
       .writeHead(503, { "Content-Type": "application/json", Connection: "close" })
       .end('{"error":{"code":"unavailable","message":"starting","request_id":""}}');
   };
-  const https = createHttpsServer({ cert: tls.certChainPem, key: tls.keyPem, ...SERVER_TLS_OPTIONS }, (req, res) =>
-    handle(req, res),
+  const metrics = createMetrics();
+  const refused = (reason: ConnectionRefusal) => metrics.connectionsRefused.inc({ reason });
+  const limits = config.connectionLimits;
+  const https = createHttpsServer(
+    { cert: tls.certChainPem, key: tls.keyPem, ...SERVER_TLS_OPTIONS, ...serverTimeoutOptions(limits) },
+    (req, res) => handle(req, res),
   );
-  https.keepAliveTimeout = 65_000;
-  https.headersTimeout = 66_000;
-  https.requestTimeout = 120_000;
+  limitConnections(https, limits, config.trustProxy, refused);
   const port = await listen(https, config.port, config.host);
   const url = `https://${urlHostOf(config.host)}:${port}`;
   const publicUrl = config.publicUrlExplicit ? config.publicUrl : url;
 
   const startedAt = performance.now();
-  const metrics = createMetrics();
   registerStoreGauges(metrics, () => store.poolStats());
   // Checkpoints are anchored on an EVM chain only when configured (HCS_ANCHOR_*); the log works the same without.
   // Loaded only then: the chain client (viem) is ~15 MiB of resident memory a server without anchoring never uses.
@@ -184,7 +186,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let plain: HttpServer | null = null;
   let httpPort: number | null = null;
   if (config.httpPort !== null) {
-    plain = createHttpServer(plainHttpRefuser());
+    plain = createHttpServer(serverTimeoutOptions(limits), plainHttpRefuser());
+    limitConnections(plain, limits, config.trustProxy, refused);
     httpPort = await listen(plain, config.httpPort, config.host);
   }
 

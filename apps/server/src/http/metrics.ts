@@ -10,6 +10,13 @@ export interface Metrics {
   readonly anonymousRefusals: Counter<"code">;
   /** JSON-RPC notifications received and not run (rpc/endpoint.ts), by method ("(unknown)" for others). */
   readonly rpcNotificationsNotRun: Counter<"method">;
+  /**
+   * Refused portal sign-in attempts by step (password, second_factor) and code: counted here, not audited one by
+   * one (docs/portal.md, "Audit"); only a lock-out starting is an audit event.
+   */
+  readonly signInRefusals: Counter<"step" | "code">;
+  /** Connections closed before serving anything: over the per-address cap, or no TLS handshake in time. */
+  readonly connectionsRefused: Counter<"reason">;
 }
 
 /** A Prometheus registry of its own per app (tests create several apps in one process). */
@@ -41,6 +48,18 @@ export function createMetrics(): Metrics {
       name: "hcs_jsonrpc_notifications_not_run_total",
       help: "JSON-RPC notifications (requests without an id) received and not run: nothing answered, charged or written",
       labelNames: ["method"],
+      registers: [registry],
+    }),
+    signInRefusals: new Counter({
+      name: "hcs_portal_sign_in_refusals_total",
+      help: "Refused portal sign-in attempts (not audited), by step and code",
+      labelNames: ["step", "code"],
+      registers: [registry],
+    }),
+    connectionsRefused: new Counter({
+      name: "hcs_connections_refused_total",
+      help: "Connections closed before serving anything, by reason (per_address_limit, tls_handshake_timeout)",
+      labelNames: ["reason"],
       registers: [registry],
     }),
   };

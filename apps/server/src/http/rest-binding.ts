@@ -8,6 +8,7 @@ import { parseJsonBytes } from "../util/json-depth.js";
 import { answerText, setHeader } from "./answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
 import { forwardedProtoOf } from "./client-address.js";
+import { clientGoneSignal } from "./client-gone.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
 import { errorBody } from "./error-body.js";
 import { HTTPS_REFUSAL } from "./https-only.js";
@@ -169,6 +170,7 @@ export function restHandler(deps: AppDeps, operation: Operation) {
       clientIp: ctx.state.clientIp,
       guard: () => requestGuard(ctx),
       input: () => restInput(ctx, operation),
+      clientSignal: () => clientGoneSignal(ctx),
     });
     writeRest(ctx, operation, result);
   };

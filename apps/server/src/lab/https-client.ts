@@ -27,7 +27,10 @@ function agentFor(ca: string | undefined): Agent | false {
   if (!ca) return false;
   let agent = agents.get(ca);
   if (!agent) {
-    agent = new Agent({ keepAlive: true, ca, maxSockets: 64 });
+    // `timeout` makes the agent honour the server's `Keep-Alive: timeout=N` (it lets an idle socket go a second
+    // before the server closes it; without a timeout of its own Node's agent ignores the hint and may reuse a socket
+    // the server is closing).
+    agent = new Agent({ keepAlive: true, ca, maxSockets: 64, timeout: 120_000 });
     agents.set(ca, agent);
   }
   return agent;

@@ -42,6 +42,8 @@ export interface Invocation {
   readonly a2aContextId?: string;
   /** Checks that must pass before the input is read (https behind a proxy, the announced body size). */
   readonly guard?: () => void;
+  /** The client connection's signal (OperationCall.clientSignal), made when the handler first asks. */
+  readonly clientSignal?: () => AbortSignal;
   /**
    * The quick read that refuses a caller already over its limit before a call that changes nothing runs (default:
    * one read per call). A JSON-RPC batch shares one read per bucket between its entries: each entry is still
@@ -142,6 +144,7 @@ class Call implements AuditSource, OperationCall {
   private balanceAfterReserve = 0;
   /** What a `charged_by_handler` handler reported taking. */
   private handlerCharge: { credits: number; balance: number } | null = null;
+  private signal: AbortSignal | null | undefined;
   readonly caller: Caller | null;
   readonly transport: Transport;
   readonly requestId: string;
@@ -162,6 +165,11 @@ class Call implements AuditSource, OperationCall {
   }
 
   // OperationCall: what the handler may do besides returning its output.
+  get clientSignal(): AbortSignal | null {
+    if (this.signal === undefined) this.signal = this.inv.clientSignal?.() ?? null;
+    return this.signal;
+  }
+
   setResource(resource: string): void {
     this.resource = resource;
   }
@@ -377,7 +385,8 @@ class Call implements AuditSource, OperationCall {
         charged: null,
       };
     }
-    if (isServiceError(err)) return this.fail(err, err.code === "rate_limited" ? retryAfterOf(err) : null);
+    if (isServiceError(err))
+      return this.fail(err, err.code === "rate_limited" || err.code === "unavailable" ? retryAfterOf(err) : null);
     this.deps.logger.error(
       { err, request_id: this.requestId, action: this.operation.method ?? this.operation.id },
       "unhandled error",

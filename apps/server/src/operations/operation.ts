@@ -32,6 +32,11 @@ export interface OperationCall {
   readonly clientIp: string;
   /** The contextId of the A2A message that carried the call (A2A SendMessage only), kept on what it creates (a job). */
   readonly a2aContextId: string | null;
+  /**
+   * Aborted when the client's connection closes before the answer is sent, so work queued for the call can be
+   * dropped; null over transports without a connection of the call's own (made on first read).
+   */
+  readonly clientSignal: AbortSignal | null;
   /** Names what the call acted on, for its audit event (e.g. `practice:1234567893`). */
   setResource(resource: string): void;
   /**

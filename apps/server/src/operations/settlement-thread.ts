@@ -10,6 +10,8 @@ export class WriterThreadDown extends Error {
 
 interface Pending {
   readonly write: SettlementWrite;
+  /** When the call asked (Date.now()): its wait for the write lock counts from then (settlement-worker.ts). */
+  readonly askedAt: number;
   readonly resolve: (written: SettlementWritten) => void;
   readonly reject: (err: Error) => void;
 }
@@ -49,7 +51,7 @@ export class SettlementThread {
   write(write: SettlementWrite): Promise<SettlementWritten> {
     if (this.closed) return Promise.reject(new WriterThreadDown("the settlement writer is closed"));
     return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
+      this.queue.push({ write, askedAt: Date.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -88,7 +90,7 @@ export class SettlementThread {
     this.inFlight.set(id, batch);
     const worker = this.thread();
     worker.ref();
-    const request: WorkerRequest = { id, writes: batch.map((p) => p.write) };
+    const request: WorkerRequest = { id, askedAt: batch[0]!.askedAt, writes: batch.map((p) => p.write) };
     // As compact JSON text (settlement-wire.ts): the structured clone of postMessage cost the serving thread ~12 % of
     // its time per lookup in a CPU profile (bench/grade-lookup); one JSON.stringify and a string copy cost a fraction.
     worker.postMessage(encodeRequest(request));

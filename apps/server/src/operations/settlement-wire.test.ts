@@ -75,8 +75,8 @@ const write: fc.Arbitrary<SettlementWrite> = fc
 describe("the settlement writer thread's messages", () => {
   it("a group of settlements arrives as it was sent", () => {
     fc.assert(
-      fc.property(fc.nat(), fc.array(write, { maxLength: 20 }), (id, writes) => {
-        const sent = { id, writes };
+      fc.property(fc.nat(), fc.nat(), fc.array(write, { maxLength: 20 }), (id, askedAt, writes) => {
+        const sent = { id, askedAt, writes };
         expect(decodeRequest(encodeRequest(sent))).toEqual(sent);
       }),
       { numRuns: 300 },
@@ -110,6 +110,8 @@ describe("the settlement writer thread's messages", () => {
 
   it("is smaller than the objects as JSON (what it is for)", () => {
     const one = fc.sample(write, { numRuns: 50, seed: 7 });
-    expect(encodeRequest({ id: 1, writes: one }).length).toBeLessThan(JSON.stringify({ id: 1, writes: one }).length);
+    expect(encodeRequest({ id: 1, askedAt: 1, writes: one }).length).toBeLessThan(
+      JSON.stringify({ id: 1, askedAt: 1, writes: one }).length,
+    );
   });
 });

@@ -12,6 +12,8 @@ import type { SettlementWrite, SettlementWritten } from "./settle-writes.js";
 /** A group of settlements sent to the writer thread; `id` pairs it with its reply. */
 export interface WorkerRequest {
   readonly id: number;
+  /** When the group's oldest call asked to be settled (Date.now()): the lock wait's budget counts from then. */
+  readonly askedAt: number;
   readonly writes: readonly SettlementWrite[];
 }
 
@@ -58,14 +60,14 @@ type WireResult = [0, number[] | null, 1 | 0 | -1, number] | [1, string, string 
 export function encodeRequest(request: WorkerRequest): string {
   const writes: WireWrite[] = new Array(request.writes.length);
   for (let i = 0; i < writes.length; i++) writes[i] = wireWrite(request.writes[i]!);
-  return JSON.stringify([request.id, writes]);
+  return JSON.stringify([request.id, writes, request.askedAt]);
 }
 
 export function decodeRequest(text: string): WorkerRequest {
-  const [id, wire] = JSON.parse(text) as [number, WireWrite[]];
+  const [id, wire, askedAt] = JSON.parse(text) as [number, WireWrite[], number];
   const writes: SettlementWrite[] = new Array(wire.length);
   for (let i = 0; i < wire.length; i++) writes[i] = writeOf(wire[i]!);
-  return { id, writes };
+  return { id, askedAt, writes };
 }
 
 export function encodeReply(reply: WorkerReply): string {

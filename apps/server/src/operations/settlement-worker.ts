@@ -3,7 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { isStoreUnavailable } from "../store/availability.js";
 import { ON_CONNECTION, sqliteHotSql } from "../store/hot-sql.js";
-import { openSqliteWriter, withStatementCache } from "../store/sqlite-connection.js";
+import { openSqliteWriter, SQLITE_BUSY_TIMEOUT_MS, withStatementCache } from "../store/sqlite-connection.js";
 import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
 import {
   decodeRequest,
@@ -23,9 +23,31 @@ const begin = db.prepare("begin immediate");
 const commit = db.prepare("commit");
 const rollback = db.prepare("rollback");
 
+/**
+ * BEGIN IMMEDIATE within what is left of the group's wait for the write lock. The wait counts from when its oldest
+ * call asked, not from when its turn came: a group queued behind one that waited out the whole timeout fails with
+ * it instead of waiting as long again (docs/operations.md). Only a group that waited in line pays for resetting the
+ * connection's busy timeout; the others begin at once with the connection's own.
+ */
+function beginWithin(askedAt: number): void {
+  const left = askedAt + SQLITE_BUSY_TIMEOUT_MS - Date.now();
+  if (left >= SQLITE_BUSY_TIMEOUT_MS - QUEUED_MS) {
+    begin.run();
+    return;
+  }
+  db.exec(`pragma busy_timeout = ${Math.max(0, Math.floor(left))}`);
+  try {
+    begin.run();
+  } finally {
+    db.exec(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  }
+}
+/** A group that waited longer than this before its turn has its lock wait shortened by what it waited. */
+const QUEUED_MS = 50;
+
 /** Writes the group in one transaction; its results, or the error that rolled it back. */
-async function writeGroup(writes: readonly SettlementWrite[]): Promise<SettlementWritten[]> {
-  begin.run();
+async function writeGroup(writes: readonly SettlementWrite[], askedAt: number): Promise<SettlementWritten[]> {
+  beginWithin(askedAt);
   try {
     // The group's transaction is this connection's (opened above): SQLite's hot statements join it (hot-sql.ts).
     const written = await writeSettlements(hot, ON_CONNECTION, writes);
@@ -45,7 +67,7 @@ function errorOf(err: unknown): WorkerResult {
 
 async function handle(request: WorkerRequest): Promise<WorkerReply> {
   try {
-    const written = await writeGroup(request.writes);
+    const written = await writeGroup(request.writes, request.askedAt);
     return { id: request.id, results: written.map((w) => ({ written: w })) };
   } catch (err) {
     // A store that is locked or failing fails every call alike: retrying each alone would wait out the same
@@ -57,7 +79,7 @@ async function handle(request: WorkerRequest): Promise<WorkerReply> {
     const results: WorkerResult[] = [];
     for (const write of request.writes) {
       try {
-        results.push({ written: (await writeGroup([write]))[0]! });
+        results.push({ written: (await writeGroup([write], request.askedAt))[0]! });
       } catch (one) {
         results.push(errorOf(one));
       }

@@ -2,12 +2,13 @@ import { type AuditInTransaction, type AuditOutcome, recordAuditEvent } from "..
 import { iso } from "../services/deps.js";
 
 /**
- * The audit operations of the portal (docs/portal.md, "Audit"): every sign-in attempt and every change a person
- * makes there. The operator's invitation is `operator.users.invite` (services/operator-audit.ts).
+ * The audit operations of the portal (docs/portal.md, "Audit"): sign-ins, lock-outs and every change a person
+ * makes there (refused sign-in attempts are counted in metrics instead). The operator's invitation is `operator.users.invite` (services/operator-audit.ts).
  */
 export type PortalOperation =
   | "portal.sign-in"
   | "portal.sign-in.second-factor"
+  | "portal.sign-in.locked"
   | "portal.sign-out"
   | "portal.session.expired"
   | "portal.invite.accept"

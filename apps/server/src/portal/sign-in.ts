@@ -1,3 +1,4 @@
+import type { AuditInTransaction } from "../services/audit.js";
 import { iso, type ServiceDeps } from "../services/deps.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { PortalError } from "./portal-errors.js";
@@ -17,23 +18,44 @@ const decoy = () => {
   return decoyHash;
 };
 
-/** Counts one failure and locks the user once there were too many in a row. */
-async function countFailure(deps: ServiceDeps, userId: string): Promise<void> {
+/**
+ * The audit hook of a lock-out starting, for the user it locks: the one failure written to the audit log (refused
+ * attempts are counted in metrics, not audited: docs/portal.md, "Audit").
+ */
+export type LockoutAudit = (who: { userId: string; accountId: string }) => AuditInTransaction<null>;
+
+/**
+ * Counts one failure and locks the user once there were too many in a row; true when this failure (re)started the
+ * lock-out, whose audit event is then written in the same transaction.
+ */
+async function countFailure(
+  deps: ServiceDeps,
+  who: { userId: string; accountId: string },
+  onLocked?: LockoutAudit,
+): Promise<boolean> {
   const now = deps.now();
   const lockedUntil = iso(new Date(now.getTime() + LOCKOUT_MINUTES * 60_000));
-  await deps.store.db
-    .updateTable("portal_users")
-    .set((eb) => ({
-      failed_sign_ins: eb("failed_sign_ins", "+", 1),
-      locked_until: eb
-        .case()
-        .when("failed_sign_ins", ">=", LOCKOUT_AFTER_FAILURES - 1)
-        .then(lockedUntil)
-        .else(eb.ref("locked_until"))
-        .end(),
-    }))
-    .where("id", "=", userId)
-    .execute();
+  return deps.store.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable("portal_users")
+      .set((eb) => ({
+        failed_sign_ins: eb("failed_sign_ins", "+", 1),
+        locked_until: eb
+          .case()
+          .when("failed_sign_ins", ">=", LOCKOUT_AFTER_FAILURES - 1)
+          .then(lockedUntil)
+          .else(eb.ref("locked_until"))
+          .end(),
+      }))
+      .where("id", "=", who.userId)
+      .returning("failed_sign_ins")
+      .executeTakeFirst();
+    // Failures are counted only while not locked (a locked sign-in is refused before its check), so every failure
+    // at or past the limit is one that set a new lock-out: the first, or the first after one ran out.
+    const locked = Number(row?.failed_sign_ins ?? 0) >= LOCKOUT_AFTER_FAILURES;
+    if (locked && onLocked) await onLocked(who)(trx, null);
+    return locked;
+  });
 }
 
 const isLocked = (lockedUntil: string | null, now: Date) => lockedUntil !== null && lockedUntil > iso(now);
@@ -41,12 +63,14 @@ const isLocked = (lockedUntil: string | null, now: Date) => lockedUntil !== null
 /**
  * Checks an email and password. Refuses (invalid_credentials) an unknown email, a wrong password and a user who has
  * not accepted their invitation alike; a locked user gets account_locked whatever they typed, so a locked
- * account cannot be used to test guesses. A wrong password counts towards the lock-out.
+ * account cannot be used to test guesses. A wrong password counts towards the lock-out; `onLocked` audits the
+ * failure that starts one.
  */
 export async function checkPassword(
   deps: ServiceDeps,
   email: string,
   password: string,
+  onLocked?: LockoutAudit,
 ): Promise<{ user: PortalUser } | { refused: PortalError; userId: string | null; accountId: string | null }> {
   const row = await deps.store.db
     .selectFrom("portal_users")
@@ -68,7 +92,7 @@ export async function checkPassword(
       ...who,
     };
   if (!(await verifyPassword(password, row.password_hash))) {
-    await countFailure(deps, row.id);
+    await countFailure(deps, who, onLocked);
     return { refused: invalid, ...who };
   }
   return { user: userOf(row) };
@@ -79,7 +103,12 @@ export async function checkPassword(
  * their unused recovery codes (used up by this). Success clears the failure count; a failure counts towards the
  * lock-out.
  */
-export async function checkSecondFactor(deps: ServiceDeps, userId: string, code: string): Promise<PortalUser> {
+export async function checkSecondFactor(
+  deps: ServiceDeps,
+  userId: string,
+  code: string,
+  onLocked?: LockoutAudit,
+): Promise<PortalUser> {
   const row = await deps.store.db.selectFrom("portal_users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!row || row.totp_secret_enc === null) throw new PortalError("invalid_code", "No authenticator is enrolled.");
   const now = deps.now();
@@ -99,7 +128,7 @@ export async function checkSecondFactor(deps: ServiceDeps, userId: string, code:
     await clearFailures(deps, userId);
     return userOf(row);
   }
-  await countFailure(deps, userId);
+  await countFailure(deps, { userId, accountId: row.account_id }, onLocked);
   throw new PortalError("invalid_code", "That code is not right (or was already used).");
 }
 

@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startLoopMonitor } from "../test-support/loop-monitor.js";
 import { RIVERSIDE } from "../test-support/report-sources.js";
 import { buildReportModel } from "./build-model.js";
-import { PdfThread } from "./pdf-thread.js";
 import { renderReportHtml } from "./render-html.js";
 import { renderReportPdf } from "./render-pdf.js";
+import { type RenderedPage, ReportRenderThread } from "./render-thread.js";
 
 const hasPoppler = (() => {
   try {
@@ -93,25 +93,65 @@ describe.skipIf(!hasPoppler)("renderReportPdf", () => {
   });
 });
 
-describe("PdfThread", () => {
-  const thread = new PdfThread();
+const pdfOf = (page: RenderedPage) => {
+  if (!("pdf" in page)) throw new Error("expected a PDF");
+  return page.pdf;
+};
+
+describe("ReportRenderThread", () => {
+  const thread = new ReportRenderThread();
   afterAll(() => thread.close());
 
-  it("lays PDFs out on its own thread, while this thread's event loop keeps turning", async () => {
-    await thread.render(model); // start-up (loading the worker and pdfkit) is not what is measured
+  it("builds and lays PDFs out on its own thread, while this thread's event loop keeps turning", async () => {
+    await thread.render(RIVERSIDE, "pdf"); // start-up (loading the worker and pdfkit) is not what is measured
     const monitor = startLoopMonitor();
-    const pdfs = await Promise.all([thread.render(model), thread.render(model)]);
+    const pdfs = await Promise.all([thread.render(RIVERSIDE, "pdf"), thread.render(RIVERSIDE, "pdf")]);
     const loop = monitor.stop();
-    for (const pdf of pdfs) expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    for (const pdf of pdfs) expect(pdfOf(pdf).subarray(0, 5).toString("latin1")).toBe("%PDF-");
     // Laid out here, one PDF holds this thread for a few hundred milliseconds (docs/report.md); on the PDF thread,
     // no turn of this one does.
     if (loop) expect(loop.cpuPerTurnP99).toBeLessThan(30);
   });
 
+  it("builds and lays the HTML out there too: the page renderReportHtml makes here", async () => {
+    const page = await thread.render(RIVERSIDE, "html");
+    expect(page).toEqual({ html: await renderReportHtml(model) });
+  });
+
   it("fails what a dead thread had in hand, and starts a new thread for the next report", async () => {
-    const inHand = thread.render(model);
+    const inHand = thread.render(RIVERSIDE, "pdf");
+    await new Promise((r) => setTimeout(r, 50)); // handed to the thread (the model crosses in slices)
+    const failed = expect(inHand).rejects.toThrow(/report thread (exited|was stopped)/);
     await thread.close();
-    await expect(inHand).rejects.toThrow(/PDF thread exited/);
-    expect((await thread.render(model)).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    await failed;
+    expect(
+      pdfOf(await thread.render(RIVERSIDE, "pdf"))
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
+  });
+
+  it("drops a request whose client left before its turn, and refuses beyond the queue's bound (503, Retry-After)", async () => {
+    const small = new ReportRenderThread(2);
+    try {
+      const first = small.render(RIVERSIDE, "pdf");
+      const left = new AbortController();
+      const abandoned = small.render(RIVERSIDE, "pdf", left.signal);
+      const waiting = small.render(RIVERSIDE, "html");
+      await expect(small.render(RIVERSIDE, "html")).rejects.toMatchObject({
+        code: "unavailable",
+        details: { retry_after_seconds: 5 },
+      });
+      left.abort();
+      await expect(abandoned).rejects.toMatchObject({ code: "unavailable" });
+      expect(small.waiting).toBe(1);
+      await Promise.all([first, waiting]);
+      // The abandoned one was never laid out: two layouts for three requests.
+      expect(small.started).toBe(2);
+      await expect(small.render(RIVERSIDE, "pdf", AbortSignal.abort())).rejects.toMatchObject({ code: "unavailable" });
+      expect(small.started).toBe(2);
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -1,16 +1,16 @@
-import { type Grade, JobResultSchema } from "@hcs/protocol";
+import type { Grade, JobResult } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { accountLoggingEvents } from "../audit/evidence.js";
 import { isServiceError, ServiceError } from "../errors.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { currentGradeStanding, gradeStanding, sameStanding } from "../services/grade-standing.js";
-import { jobView, pollUrlOf } from "../services/jobs.js";
+import { jobViewInSlices } from "../services/job-view-in-slices.js";
+import { pollUrlOf } from "../services/jobs.js";
 import { buildReportModel, type ReportSources, requirementSources, TREND_POINTS } from "./build-model.js";
 import type { ReportFormat } from "./formats.js";
 import type { ReportModel } from "./model.js";
-import { reportPdfThread } from "./pdf-thread.js";
-import { renderReportHtml } from "./render-html.js";
+import { reportRenderThread } from "./render-thread.js";
 import { scanBasisOf } from "./scan-basis.js";
 
 /** What a report service needs: the store and clock, and the public URL the report's commands point at. */
@@ -43,8 +43,9 @@ export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accou
       poll_url: pollUrlOf(jobId),
     });
   }
-  const job = jobView(row);
-  const result = JobResultSchema.parse(job.result);
+  const job = await jobViewInSlices(row);
+  // Checked against JobResultSchema by jobViewInSlices (a completed job's row has a result: checked above).
+  const result = job.result as JobResult;
   const completedAt = row.completed_at;
   const db = deps.store.db;
   const basis = scanBasisOf(row.report_basis);
@@ -132,25 +133,27 @@ export interface RenderedReport {
 }
 
 /** The report file name: practice NPI and scan date, so downloads sort and never collide across practices. */
-const fileNameOf = (model: ReportModel, ext: string) =>
-  `hcs-report-${model.practice.npi}-${model.job.completed_at.slice(0, 10)}-${model.job.id.slice(0, 8)}.${ext}`;
+const fileNameOf = (sources: ReportSources, ext: string) =>
+  `hcs-report-${sources.job.result.npi}-${sources.job.completed_at.slice(0, 10)}-${sources.job.job_id.slice(0, 8)}.${ext}`;
 
-/** Renders a report model as HTML (self-contained, with its CSP) or PDF (on the PDF thread, off the event loop). */
-export async function renderReport(model: ReportModel, format: ReportFormat): Promise<RenderedReport> {
-  if (format === "pdf") {
-    return {
-      contentType: "application/pdf",
-      body: await reportPdfThread.render(model),
-      filename: fileNameOf(model, "pdf"),
-      headers: {},
-    };
-  }
-  const page = await renderReportHtml(model);
+/**
+ * Builds the report of `sources` and lays it out as HTML (self-contained, with its CSP) or PDF, both on the report
+ * thread, off the event loop (render-thread.ts). `signal`: the client's connection; once it is gone, a report still
+ * waiting is not made.
+ */
+export async function renderReport(
+  sources: ReportSources,
+  format: ReportFormat,
+  signal?: AbortSignal,
+): Promise<RenderedReport> {
+  const page = await reportRenderThread.render(sources, format, signal);
+  if ("pdf" in page)
+    return { contentType: "application/pdf", body: page.pdf, filename: fileNameOf(sources, "pdf"), headers: {} };
   return {
     contentType: "text/html; charset=utf-8",
-    body: page.html,
-    filename: fileNameOf(model, "html"),
-    headers: { "Content-Security-Policy": page.contentSecurityPolicy },
+    body: page.html.html,
+    filename: fileNameOf(sources, "html"),
+    headers: { "Content-Security-Policy": page.html.contentSecurityPolicy },
   };
 }
 
@@ -160,6 +163,7 @@ export async function jobReport(
   jobId: string,
   accountId: string,
   format: ReportFormat,
+  signal?: AbortSignal,
 ): Promise<RenderedReport> {
-  return renderReport(await reportModelForJob(deps, jobId, accountId), format);
+  return renderReport(await reportSourcesForJob(deps, jobId, accountId), format, signal);
 }

@@ -1,9 +1,9 @@
-import { type JobListState, type JobsPage, JobsPageSchema } from "@hcs/protocol";
+import type { Job, JobListState, JobsPage } from "@hcs/protocol";
 import { type ExpressionBuilder, sql } from "kysely";
 import { z } from "zod";
 import type { Database } from "../store/schema.js";
 import type { ServiceDeps } from "./deps.js";
-import { jobView } from "./jobs.js";
+import { jobViewInSlices } from "./job-view-in-slices.js";
 import { pageCursor } from "./page-cursor.js";
 
 export interface JobsPageQuery {
@@ -86,7 +86,8 @@ export async function jobsPage(deps: ServiceDeps, q: JobsPageQuery): Promise<Job
 
   let page = filtered()
     .select(SUMMARY_COLUMNS)
-    .$if(q.includeResults, (qb) => qb.select("result"));
+    // Only the size of each result at first: the page is cut to the byte budget before any result is read.
+    .$if(q.includeResults, (qb) => qb.select(resultBytes.as("result_bytes")));
   if (q.cursor) {
     const [createdAt, id] = cursor.decode(q.cursor);
     page = page.where(sql<boolean>`(created_at, id) < (${createdAt}, ${id})`);
@@ -101,11 +102,52 @@ export async function jobsPage(deps: ServiceDeps, q: JobsPageQuery): Promise<Job
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow(),
   ]);
-  const shown = rows.slice(0, q.limit);
+  let shown = rows.slice(0, q.limit);
+  let more = rows.length > q.limit;
+  const results = new Map<string, string>();
+  if (q.includeResults) {
+    const within = jobsWithinBudget(shown.map((r) => Number((r as { result_bytes?: unknown }).result_bytes ?? 0)));
+    if (within < shown.length) {
+      shown = shown.slice(0, within);
+      more = true;
+    }
+    const ids = shown.filter((r) => Number((r as { result_bytes?: unknown }).result_bytes ?? 0) > 0).map((r) => r.id);
+    if (ids.length > 0) {
+      const read = await deps.store.db.selectFrom("jobs").select(["id", "result"]).where("id", "in", ids).execute();
+      for (const r of read) if (r.result !== null) results.set(r.id, r.result);
+    }
+  }
+  const jobs: Job[] = [];
+  for (const row of shown) jobs.push(await jobViewInSlices({ ...row, result: results.get(row.id) ?? null }));
   const last = shown.at(-1);
-  return JobsPageSchema.parse({
-    jobs: shown.map((row) => jobView({ ...row, result: row.result ?? null })),
-    next_cursor: rows.length > q.limit && last ? cursor.encode([last.created_at, last.id]) : null,
+  // Each job was checked against JobSchema: the page is not walked through a second time.
+  return {
+    jobs,
+    next_cursor: more && last ? cursor.encode([last.created_at, last.id]) : null,
     total: Number(count.n),
-  });
+  };
 }
+
+/**
+ * Bytes of stored results one page carries at most: a page stops before the job that would exceed them (with a
+ * next_cursor), but always shows one job, however large its result. A page of 100 jobs with results once made a
+ * 66 MB answer that held the event loop for seconds (docs/api.md, "Jobs").
+ */
+export const JOBS_PAGE_RESULT_BYTES = 2 * 1024 * 1024;
+
+/** How many of the jobs, in order, fit the byte budget with results of these sizes (at least one). */
+export function jobsWithinBudget(resultBytes: readonly number[], budget = JOBS_PAGE_RESULT_BYTES): number {
+  let total = 0;
+  for (const [i, bytes] of resultBytes.entries()) {
+    if (i > 0 && total + bytes > budget) return i;
+    total += bytes;
+  }
+  return resultBytes.length;
+}
+
+/**
+ * The size in bytes of a job's stored result (0 without one), computed by the database. Both engines have
+ * octet_length; SQLite (3.43 and later) reads it from the row's header without loading the text, where length(), and
+ * length(cast(… as blob)), read every page of it: 85 ms for a page of 2.3 MB results.
+ */
+const resultBytes = sql<number>`coalesce(octet_length(result), 0)`;

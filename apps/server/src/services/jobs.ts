@@ -25,7 +25,7 @@ export const pollUrlOf = (jobId: string) => `/v1/a2a/jobs/${jobId}`;
 export const reportUrlOf = (jobId: string) => `/v1/a2a/reports/${jobId}`;
 
 /** A stored result as shown: a completed job's links to its report (not stored, so it follows the route). */
-function resultView(row: Omit<JobsTable, "report_basis">) {
+export function resultView(row: Omit<JobsTable, "report_basis">) {
   const result = JSON.parse(row.result!);
   if (row.status === "completed" && result.report) result.report.url = reportUrlOf(row.id);
   return result;

@@ -14,7 +14,7 @@ import {
   sql,
 } from "kysely";
 import type pgModule from "pg";
-import { ensureOwnerOnlyFile } from "../util/private-files.js";
+import { checkDataDirMode, ensureOwnerOnlyFile } from "../util/private-files.js";
 import { type GradeCache, postgresGradeCache, sqliteGradeCache } from "./grade-cache.js";
 import { type HotSql, sqliteHotSql } from "./hot-sql.js";
 import { postgresHotSql } from "./hot-sql-postgres.js";
@@ -264,9 +264,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
     this.transactions = sqliteTransactions(sqlite, SQLITE_BUSY_TIMEOUT_MS);
   }
 
+  // When the connection's holder asked for it. A transaction's wait for the write lock counts from then: one queued
+  // behind another's wait (the connection is one, taken in turn) does not wait its whole timeout again after it.
+  private askedAt = 0;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const asked = Date.now();
+    const connection = await super.acquireConnection();
+    this.askedAt = asked;
+    return connection;
+  }
+
   override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
     // Waiting for another connection's lock without blocking the thread (sqlite-begin.ts).
-    await beginImmediate(this.transactions, SQLITE_BUSY_TIMEOUT_MS);
+    await beginImmediate(this.transactions, Math.max(0, this.askedAt + SQLITE_BUSY_TIMEOUT_MS - Date.now()));
   }
 
   override async commitTransaction(_connection: DatabaseConnection): Promise<void> {
@@ -289,6 +300,10 @@ export function storeOptionsFor(
   config: { dataDir: string; databaseUrl: string | null; dbTimeouts?: PostgresTimeouts },
   events: StoreEvents = {},
 ): StoreOptions {
+  // Every command opens its store through here: the data directory (the database, or the keys beside a
+  // PostgreSQL store) is checked once, before anything in it is read or created.
+  const groupWritable = checkDataDirMode(config.dataDir);
+  if (groupWritable) events.onWarning?.(groupWritable);
   if (config.databaseUrl) {
     return {
       engine: "postgres",

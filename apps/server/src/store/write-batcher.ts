@@ -102,6 +102,10 @@ export class WriteBatcher {
       // out the same timeout again, one after another, while the callers' requests hang.
       if (batch.length === 1 || isStoreUnavailable(err)) {
         for (const p of batch) p.reject(err);
+        // The write lock did not come within the wait (SQLite): what was queued meanwhile has been waiting for the
+        // same lock, and would wait the whole timeout again after this batch. It fails with it, so no write waits
+        // longer than the timeout from when it was asked (docs/operations.md).
+        if ((err as { code?: unknown }).code === "SQLITE_BUSY") for (const p of this.queue.splice(0)) p.reject(err);
         return;
       }
       // The whole transaction rolled back; retry each op alone so only the op at fault fails.

@@ -4,6 +4,8 @@ import { percentile } from "./healthz-prober.js";
 export interface LoopReport {
   /** p99 of this thread's CPU time per event-loop turn, ms: how long the code on this thread held the loop. */
   readonly cpuPerTurnP99: number;
+  /** The longest this thread's code held the loop in one turn, ms (CPU time): the worst stall. */
+  readonly cpuPerTurnMax: number;
   /** Share of the window this thread was ready to run but waited for a CPU taken by other processes. */
   readonly runQueueShare: number;
 }
@@ -43,6 +45,7 @@ export function startLoopMonitor(intervalMs = 2): { stop(): LoopReport | null } 
       const wallMs = performance.now() - startedAt;
       return {
         cpuPerTurnP99: percentile(cpuPerTurn, 99),
+        cpuPerTurnMax: Math.max(0, ...cpuPerTurn),
         runQueueShare: (end[1] - first[1]) / 1e6 / wallMs,
       };
     },

@@ -10,7 +10,11 @@ export class PortalClient {
   /** The last page loaded (GET or the page a POST answered with). */
   last: TestResponse | null = null;
 
-  constructor(private readonly t: TestServer) {}
+  /** `headers`: sent with every request (an X-Forwarded-For, as a trusted proxy would add it). */
+  constructor(
+    private readonly t: TestServer,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private remember(res: TestResponse): TestResponse {
     const set = res.headers["set-cookie"];
@@ -26,8 +30,8 @@ export class PortalClient {
   }
 
   private cookieHeader(): Record<string, string> {
-    if (this.cookies.size === 0) return {};
-    return { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
+    if (this.cookies.size === 0) return { ...this.headers };
+    return { ...this.headers, Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
   }
 
   cookie(name: string): string | undefined {

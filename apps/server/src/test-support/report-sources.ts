@@ -10,3 +10,24 @@ import type { ReportSources } from "../reports/build-model.js";
 export const RIVERSIDE: ReportSources = JSON.parse(
   readFileSync(join(import.meta.dirname, "../reports/fixtures/riverside-sources.json"), "utf8"),
 );
+
+/**
+ * A completed job's result (a stored JobResult) with `count` findings: Riverside's, repeated with ids of their own —
+ * the size of the largest practices (~900 bytes a finding; 2,500 findings are ~2.3 MB).
+ */
+export function largeJobResult(count: number): NonNullable<ReportSources["job"]["result"]> {
+  const result = RIVERSIDE.job.result;
+  const base = result.findings;
+  return {
+    ...result,
+    findings: Array.from({ length: count }, (_, i) => {
+      const f = base[i % base.length]!;
+      return { ...f, id: `${f.id}:n${i}` };
+    }),
+  };
+}
+
+/** Riverside's report sources with `count` findings in its job's result (see {@link largeJobResult}). */
+export function largeReportSources(count: number): ReportSources {
+  return { ...RIVERSIDE, job: { ...RIVERSIDE.job, result: largeJobResult(count) } };
+}

@@ -1,10 +1,11 @@
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startServer } from "../server.js";
+import { runHcsServer } from "../test-support/hcs-server-cli.js";
 import { startTestServer } from "../test-support/test-server.js";
 import { ensureSelfManagedTls } from "../tls/tls-material.js";
 
@@ -70,6 +71,40 @@ describe.skipIf(process.platform === "win32")("file modes of the data directory"
     await expect(startServer(config, createLogger("silent"), { worker: false })).rejects.toThrow(
       `${join(dataDir, file)} is readable by group or others (mode 0644); private key material must be owner-only: run chmod 600 ${join(dataDir, file)}`,
     );
+  });
+
+  it.each([
+    { mode: 0o777, shown: "0777" },
+    { mode: 0o1777, shown: "1777" },
+    { mode: 0o702, shown: "0702" },
+  ])(
+    "refuses a data directory writable by others (mode $shown): configuration error, exit 2, nothing created",
+    async ({ mode, shown }) => {
+      const dataDir = freshDir(mode);
+      const run = await runHcsServer(dataDir, ["migrate"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `configuration error: the data directory ${dataDir} is writable by others (mode ${shown}): ` +
+          "anyone on this machine could replace the database, the master key or the TLS keys in it; " +
+          `run chmod 700 ${dataDir}\n`,
+      );
+      expect(readdirSync(dataDir)).toEqual([]);
+      // The server refuses it the same way.
+      const config = loadConfig({ HCS_DATA_DIR: dataDir, HCS_PORT: "0" }, process.cwd());
+      await expect(startServer(config, createLogger("silent"), { worker: false })).rejects.toMatchObject({
+        code: "writable_data_dir",
+      });
+    },
+  );
+
+  it("starts with a group-writable data directory, warning in the log", async () => {
+    const dataDir = freshDir(0o770);
+    const t = await startTestServer({ env: { HCS_DATA_DIR: dataDir } });
+    try {
+      expect(t.logs.join("\n")).toContain(`the data directory ${dataDir} is writable by its group (mode 0770)`);
+    } finally {
+      await t.close();
+    }
   });
 
   it("refuses an operator-provided HCS_TLS_KEY readable by others", async () => {

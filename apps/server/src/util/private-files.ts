@@ -21,6 +21,39 @@ export class ExposedKeyFileError extends Error {
   }
 }
 
+/** A data directory anyone may write to: the process refuses it (exit 2), naming the directory and the fix. */
+export class WritableDataDirError extends Error {
+  readonly code = "writable_data_dir" as const;
+  constructor(
+    readonly dir: string,
+    readonly mode: number,
+  ) {
+    super(
+      `the data directory ${dir} is writable by others (mode ${mode.toString(8).padStart(4, "0")}): anyone on this ` +
+        `machine could replace the database, the master key or the TLS keys in it; run chmod 700 ${dir}`,
+    );
+    this.name = "WritableDataDirError";
+  }
+}
+
+/**
+ * Checks the mode of an existing data directory. Writable by others: refused (WritableDataDirError) — any local user
+ * could swap the database or plant a key file before the server creates its own. Writable by the group: allowed
+ * (a deliberate shared-group setup) but the problem is returned for a warning. Null when the mode is fine or the
+ * directory does not exist yet (it is then created 0700).
+ */
+export function checkDataDirMode(dir: string): string | null {
+  if (!POSIX || !existsSync(dir)) return null;
+  const mode = statSync(dir).mode & 0o7777;
+  if (mode & 0o002) throw new WritableDataDirError(dir, mode);
+  if (mode & 0o020)
+    return (
+      `the data directory ${dir} is writable by its group (mode ${mode.toString(8).padStart(4, "0")}): every member ` +
+      `can replace the database and the keys in it; run chmod 700 ${dir} unless that group is meant to`
+    );
+  return null;
+}
+
 /** Throws ExposedKeyFileError when a key file's mode lets anyone but its owner in. */
 export function assertOwnerOnly(file: string): void {
   if (!POSIX) return;

@@ -7,7 +7,7 @@ import { addYears, dateOf } from "../calendar-date.js";
 import { REVIEW_PERIOD_YEARS } from "../evaluation.js";
 import { readPracticeFacts } from "../practice-facts.js";
 import { POLICIES, policyByNumber } from "./catalogue.js";
-import { citationsIn, policyHtml, renderPolicyMarkdown } from "./render.js";
+import { citationsIn, POLICY_HTML_CSP, policyHtml, renderPolicyMarkdown } from "./render.js";
 
 export const PolicyNumberSchema = z.int().min(1).max(24);
 
@@ -129,6 +129,8 @@ export interface PolicyDownload {
   readonly contentType: string;
   readonly body: string;
   readonly filename: string;
+  /** Headers the download is served with: never sniffed as another type; the HTML page under its own CSP. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** One version (default the latest) of a policy as Markdown or HTML; not_found before it was generated. */
@@ -151,6 +153,16 @@ export async function policyDownload(
   const slug = policyByNumber(n)!.slug;
   const filename = `policy-${String(n).padStart(2, "0")}-${slug}-v${row.version}.${format === "html" ? "html" : "md"}`;
   return format === "html"
-    ? { contentType: "text/html; charset=utf-8", body: policyHtml(row.markdown, `Policy ${n}: ${row.title}`), filename }
-    : { contentType: "text/markdown; charset=utf-8", body: row.markdown, filename };
+    ? {
+        contentType: "text/html; charset=utf-8",
+        body: policyHtml(row.markdown, `Policy ${n}: ${row.title}`),
+        filename,
+        headers: { "Content-Security-Policy": POLICY_HTML_CSP, "X-Content-Type-Options": "nosniff" },
+      }
+    : {
+        contentType: "text/markdown; charset=utf-8",
+        body: row.markdown,
+        filename,
+        headers: { "X-Content-Type-Options": "nosniff" },
+      };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { hipaaControl } from "@hcs/protocol";
 import { addYears } from "../calendar-date.js";
 import type { PracticeFacts } from "../practice-facts.js";
@@ -73,6 +74,22 @@ const inline = (s: string) => escapeHtml(s).replace(/\*\*(.+?)\*\*/g, "<strong>$
  * The Markdown subset the policies are written in (headings, paragraphs, bullet and numbered lists, bold) as a
  * standalone HTML page; every text is escaped, so a practice name cannot inject markup.
  */
+/** The policy page's one stylesheet, inline so the download stands alone. */
+const POLICY_CSS =
+  "body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;line-height:1.5;padding:0 1rem}";
+
+/**
+ * The policy page's Content-Security-Policy, sent with every HTML download: nothing loads or runs but its own
+ * stylesheet (by hash), so a practice's name or an official's that slipped past the escaping could not run either.
+ */
+export const POLICY_HTML_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash("sha256").update(POLICY_CSS, "utf8").digest("base64")}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 export function policyHtml(markdown: string, title: string): string {
   const out: string[] = [];
   let list: "ul" | "ol" | null = null;
@@ -103,5 +120,5 @@ export function policyHtml(markdown: string, title: string): string {
     }
   }
   close();
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;line-height:1.5;padding:0 1rem}</style></head><body>\n${out.join("\n")}\n</body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${POLICY_CSS}</style></head><body>\n${out.join("\n")}\n</body></html>\n`;
 }

@@ -1,6 +1,8 @@
 import type Router from "@koa/router";
+import type { VNode } from "preact";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
+import { anonymousBucketOf } from "../../http/client-address.js";
 import type { HcsContext, HcsState } from "../../http/state.js";
 import { confirmTotpEnrolment, pendingTotpSecret } from "../mfa-enrolment.js";
 import { PORTAL_ERROR_STATUS, PortalError } from "../portal-errors.js";
@@ -37,6 +39,9 @@ const InviteForm = z
     username: z.string().optional(),
   })
   .refine((f) => f.password === f.confirm, "The two passwords differ.");
+
+/** The steps of a sign-in whose refusals are counted (the metric's `step` label). */
+type SignInStep = "password" | "second_factor";
 
 /** The pre-session cookie's token (set now when absent): what the sign-in and invitation forms' CSRF is bound to. */
 function preSession(ctx: HcsContext): string {
@@ -93,36 +98,41 @@ export function mountAuthRoutes(router: Router<HcsState>, deps: AppDeps, throttl
     );
   });
 
+  /** A refused attempt: counted (not audited: docs/portal.md, "Audit") and logged with the user it named. */
+  const refused = (ctx: HcsContext, step: SignInStep, code: string, userId: string | null) => {
+    deps.metrics.signInRefusals.inc({ step, code });
+    deps.logger.info({ request_id: ctx.state.requestId, user_id: userId, step, code }, "portal sign-in refused");
+  };
+  /** The audit hook of the failure that locks a sign-in: the one refusal written to the audit log. */
+  const lockout = (ctx: HcsContext) => (who: { userId: string; accountId: string }) =>
+    auditOf<null>(ctx, deps, who, "portal.sign-in.locked", () => `user:${who.userId}`, {
+      outcome: "denied",
+      status: PORTAL_ERROR_STATUS.account_locked,
+      code: "account_locked",
+    });
+  /**
+   * The per-address throttle (per /64 for IPv6, as the API's anonymous limits), applied before the form is read:
+   * false after answering 429.
+   */
+  const throttled = (ctx: HcsContext, step: SignInStep, page: () => VNode) => {
+    if (throttle.allow(anonymousBucketOf(ctx.state.clientIp))) return false;
+    refused(ctx, step, "rate_limited", null);
+    ctx.set("Retry-After", "60");
+    sendPage(ctx, page(), PORTAL_ERROR_STATUS.rate_limited);
+    return true;
+  };
+  const TOO_MANY = "Too many sign-in attempts from your network. Wait a minute and try again.";
+
   router.post("/portal/sign-in", async (ctx) => {
+    if (throttled(ctx, "password", () => <SignInPage csrf={csrfTokenFor(preSession(ctx))} error={TOO_MANY} />)) return;
     const pre = cookieToken(ctx, PRE_SESSION_COOKIE);
     const form = await readForm(ctx, pre, SignInForm);
     const again = (error: string, status: number) =>
       sendPage(ctx, <SignInPage csrf={csrfTokenFor(preSession(ctx))} error={error} email={form.email} />, status);
-    if (!throttle.allow(ctx.state.clientIp)) {
-      await recordPortalEvent(ctx, deps, { userId: null, accountId: null }, "portal.sign-in", null, {
-        outcome: "denied",
-        status: 429,
-        code: "rate_limited",
-      });
-      ctx.set("Retry-After", "60");
-      return again("Too many sign-in attempts from your network. Wait a minute and try again.", 429);
-    }
-    const checked = await checkPassword(deps, form.email, form.password);
+    const checked = await checkPassword(deps, form.email, form.password, lockout(ctx));
     if ("refused" in checked) {
-      const status = PORTAL_ERROR_STATUS[checked.refused.code];
-      await recordPortalEvent(
-        ctx,
-        deps,
-        { userId: checked.userId, accountId: checked.accountId },
-        "portal.sign-in",
-        checked.userId ? `user:${checked.userId}` : null,
-        { outcome: "denied", status, code: checked.refused.code },
-      );
-      deps.logger.info(
-        { request_id: ctx.state.requestId, user_id: checked.userId, code: checked.refused.code },
-        "portal sign-in refused",
-      );
-      return again(checked.refused.message, status);
+      refused(ctx, "password", checked.refused.code, checked.userId);
+      return again(checked.refused.message, PORTAL_ERROR_STATUS[checked.refused.code]);
     }
     const { user } = checked;
     const stage = firstStage(user);
@@ -147,28 +157,24 @@ export function mountAuthRoutes(router: Router<HcsState>, deps: AppDeps, throttl
   router.post("/portal/sign-in/code", async (ctx) => {
     const partial = await partialSession(ctx, deps, "password");
     if (!partial) return;
+    if (
+      throttled(ctx, "second_factor", () => <SecondFactorPage csrf={csrfTokenFor(partial.cookie)} error={TOO_MANY} />)
+    )
+      return;
     const form = await readForm(ctx, partial.cookie, CodeForm);
     try {
-      const user = await checkSecondFactor(deps, partial.session.user.id, form.code);
+      const user = await checkSecondFactor(deps, partial.session.user.id, form.code, lockout(ctx));
       await switchSession(ctx, deps, user, "active");
       await recordPortalEvent(ctx, deps, partial.actor, "portal.sign-in.second-factor", `user:${user.id}`);
       seeOther(ctx, "/portal");
     } catch (err) {
       if (!(err instanceof PortalError)) throw err;
-      const status = PORTAL_ERROR_STATUS[err.code];
-      await recordPortalEvent(
+      refused(ctx, "second_factor", err.code, partial.session.user.id);
+      sendPage(
         ctx,
-        deps,
-        partial.actor,
-        "portal.sign-in.second-factor",
-        `user:${partial.session.user.id}`,
-        {
-          outcome: "denied",
-          status,
-          code: err.code,
-        },
+        <SecondFactorPage csrf={csrfTokenFor(partial.cookie)} error={err.message} />,
+        PORTAL_ERROR_STATUS[err.code],
       );
-      sendPage(ctx, <SecondFactorPage csrf={csrfTokenFor(partial.cookie)} error={err.message} />, status);
     }
   });
 

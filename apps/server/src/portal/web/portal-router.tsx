@@ -3,6 +3,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
 import { requestGuard } from "../../http/rest-binding.js";
 import type { HcsContext, HcsMiddleware, HcsState } from "../../http/state.js";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../../store/availability.js";
 import { PORTAL_FAVICON } from "../assets/favicon.js";
 import { PORTAL_CSS } from "../assets/portal-css.js";
 import { PORTAL_JS } from "../assets/portal-js.js";
@@ -46,9 +47,11 @@ function errorPage(ctx: HcsContext, status: number, message: string): void {
       ? "Not found"
       : status === 403
         ? "Not allowed"
-        : status >= 500
-          ? "Something went wrong"
-          : "Cannot do that";
+        : status === 503
+          ? "Temporarily unavailable"
+          : status >= 500
+            ? "Something went wrong"
+            : "Cannot do that";
   sendPage(
     ctx,
     <MessagePage title={title} message={message} link={{ href: "/portal", label: "Back to the portal" }} />,
@@ -102,6 +105,23 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
       if (isPortalError(err)) return errorPage(ctx, PORTAL_ERROR_STATUS[err.code], err.message);
       if (isServiceError(err) && SERVICE_STATUS[err.code])
         return errorPage(ctx, SERVICE_STATUS[err.code]!, err.message);
+      // The database did not answer in time or is unreachable: nothing was done, and trying again shortly may work
+      // (the API answers the same 503 unavailable).
+      if (isStoreUnavailable(err)) {
+        deps.logger.warn({ err, request_id: ctx.state.requestId, path: ctx.path }, "store unavailable");
+        ctx.set("Retry-After", String(STORE_RETRY_AFTER_SECONDS));
+        return errorPage(
+          ctx,
+          503,
+          "The service's database is not answering right now, so nothing was done. Try again in a minute.",
+        );
+      }
+      // A service that is busy or whose store did not answer (an operation's 503): its message says which.
+      if (isServiceError(err) && err.code === "unavailable") {
+        const retry = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+        ctx.set("Retry-After", String(typeof retry === "number" ? retry : STORE_RETRY_AFTER_SECONDS));
+        return errorPage(ctx, 503, err.message);
+      }
       deps.logger.error({ err, request_id: ctx.state.requestId }, "portal page failed");
       errorPage(ctx, 500, `The page could not be shown. Quote request ${ctx.state.requestId} to support.`);
     }

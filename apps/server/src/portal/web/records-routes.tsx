@@ -71,6 +71,8 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
     const query = PolicyQuerySchema.safeParse(ctx.query);
     if (!query.success) throw new PortalError("invalid_input", "format: html or markdown");
     const doc = await policyDownload(deps, practice.npi, n, query.data.format);
+    // The page's own CSP (its inline stylesheet by hash) in place of the portal's, which would refuse that style.
+    for (const [name, value] of Object.entries(doc.headers)) ctx.set(name, value);
     ctx.set("Content-Type", doc.contentType);
     ctx.set("Content-Disposition", `attachment; filename="${doc.filename}"`);
     ctx.set("Cache-Control", "no-store");

@@ -2,9 +2,10 @@ import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
+import { clientGoneSignal } from "../../http/client-gone.js";
 import type { HcsState } from "../../http/state.js";
 import { completedReportsOf } from "../../reports/practice-reports.js";
-import { REPORT_FORMATS, renderReport, reportModelForJob } from "../../reports/report-service.js";
+import { REPORT_FORMATS, renderReport, reportSourcesForJob } from "../../reports/report-service.js";
 import { PortalError } from "../portal-errors.js";
 import { ReportsPage } from "../views/reports.js";
 import { ownedPractice } from "./owned-practice.js";
@@ -16,7 +17,7 @@ const JobIdSchema = z.uuid();
 
 /**
  * The practice's reports: the list of its completed full scans, and each scan's report as the API renders it
- * (`reportModelForJob` + `renderReport`, with the signed-in person's account), served under /portal so the session
+ * (`reportSourcesForJob` + `renderReport`, with the signed-in person's account), served under /portal so the session
  * and the account decide who reads it.
  */
 export function mountReportsRoutes(router: Router<HcsState>, deps: AppDeps): void {
@@ -39,9 +40,9 @@ export function mountReportsRoutes(router: Router<HcsState>, deps: AppDeps): voi
     if (!query.success) throw new PortalError("invalid_input", `format: ${REPORT_FORMATS.join(" or ")}`);
     const jobId = JobIdSchema.safeParse(ctx.params.jobId);
     if (!jobId.success) throw new PortalError("not_found", "There is no such report.");
-    let model: Awaited<ReturnType<typeof reportModelForJob>>;
+    let sources: Awaited<ReturnType<typeof reportSourcesForJob>>;
     try {
-      model = await reportModelForJob(deps, jobId.data, signedIn.session.user.accountId);
+      sources = await reportSourcesForJob(deps, jobId.data, signedIn.session.user.accountId);
     } catch (err) {
       // Another account's job and an unknown one read the same; an unfinished one has no report yet.
       if (isServiceError(err) && err.code === "job_not_found")
@@ -51,8 +52,8 @@ export function mountReportsRoutes(router: Router<HcsState>, deps: AppDeps): voi
       throw err;
     }
     // A job of another practice of the same account is not this page's: its own practice's address serves it.
-    if (model.practice.npi !== practice.npi) throw new PortalError("not_found", "There is no such report.");
-    const report = await renderReport(model, query.data.format);
+    if (sources.job.result.npi !== practice.npi) throw new PortalError("not_found", "There is no such report.");
+    const report = await renderReport(sources, query.data.format, clientGoneSignal(ctx));
     ctx.set("Content-Type", report.contentType);
     ctx.set("Cache-Control", "no-store");
     // The report's own headers win over the portal's: its CSP allows exactly its hashed inline stylesheet.

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeReputation } from "../../services/reputation.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
@@ -66,6 +67,26 @@ describe("policies (Group A and hipaa.policies)", () => {
 
     const after = await documents();
     expect(after - before).toBe(25);
+  });
+
+  it("serves downloads never to be sniffed, and the HTML page under a CSP that allows its own stylesheet only", async () => {
+    const key = { "X-API-Key": pro.apiKey };
+    for (const [path, headers] of [
+      ["/v1/policies/4", bearer()],
+      [`/v1/a2a/policies/${NPI}/4`, key],
+    ] as const) {
+      const html = await t.request(`${path}?format=html`, { headers });
+      expect(html.status).toBe(200);
+      expect(html.headers["x-content-type-options"]).toBe("nosniff");
+      const css = /<style>([\s\S]*?)<\/style>/.exec(html.text)![1]!;
+      expect(html.headers["content-security-policy"]).toBe(
+        `default-src 'none'; style-src 'sha256-${createHash("sha256").update(css).digest("base64")}'; ` +
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      const md = await t.request(`${path}?format=markdown`, { headers });
+      expect(md.status).toBe(200);
+      expect(md.headers["x-content-type-options"]).toBe("nosniff");
+    }
   });
 
   it("hipaa.policies lists for free and charges 25 credits per generated document", async () => {

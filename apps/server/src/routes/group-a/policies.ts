@@ -90,7 +90,10 @@ export const downloadPolicyGroupAOperation = defineOperation({
     const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
     call.setResource(`policy:${practice.npi}:${number}`);
     const doc = await policyDownload(call.deps, practice.npi, number, format, version);
-    return new RawBody(doc.contentType, doc.body, { "Content-Disposition": `inline; filename="${doc.filename}"` });
+    return new RawBody(doc.contentType, doc.body, {
+      ...doc.headers,
+      "Content-Disposition": `inline; filename="${doc.filename}"`,
+    });
   },
 });
 

@@ -1,7 +1,7 @@
 import { JOB_STATUSES, JOBS_PAGE_MAX, JobSchema, JobsPageSchema, JobsQuerySchema } from "@hcs/protocol";
 import { defineOperation } from "../../operations/operation.js";
 import { cancelJob } from "../../services/job-cancel.js";
-import { jobsPage } from "../../services/jobs-page.js";
+import { JOBS_PAGE_RESULT_BYTES, jobsPage } from "../../services/jobs-page.js";
 import { JobInputSchema } from "./scans.js";
 
 export const listJobsOperation = defineOperation({
@@ -15,7 +15,10 @@ export const listJobsOperation = defineOperation({
     `${JOB_STATUSES.join(", ")}, or cancelled (a job cancelled before it ran: status failed, error.code cancelled; ` +
     "`failed` lists the other failures) —, `a2a_context_id`, `changed_since` (the job was created, started or ended " +
     `at or after it); \`include_results\` adds each completed job's result; \`limit\` up to ${JOBS_PAGE_MAX} and ` +
-    "`cursor` (the previous page's next_cursor) for the next page; `total` counts every page. Not metered.",
+    "`cursor` (the previous page's next_cursor) for the next page; `total` counts every page. With results a page " +
+    `also stops before the job that would take it past ${JOBS_PAGE_RESULT_BYTES / 1024 / 1024} MiB of results (at ` +
+    "least one job; next_cursor continues). " +
+    "Not metered.",
   input: JobsQuerySchema,
   output: JobsPageSchema,
   errors: [],

@@ -67,6 +67,9 @@ export const downloadPolicyOperation = defineOperation({
   async run({ npi, number, format, version }, call) {
     call.setResource(`policy:${npi}:${number}`);
     const doc = await policyDownload(call.deps, npi, number, format, version);
-    return new RawBody(doc.contentType, doc.body, { "Content-Disposition": `inline; filename="${doc.filename}"` });
+    return new RawBody(doc.contentType, doc.body, {
+      ...doc.headers,
+      "Content-Disposition": `inline; filename="${doc.filename}"`,
+    });
   },
 });

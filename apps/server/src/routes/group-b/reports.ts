@@ -58,7 +58,7 @@ export const reportOperation = defineOperation({
     // The report's builder and renderers load with the first report: processes that never serve one (the operator
     // CLI, workers) do not carry them (about 0.4 s of module loading measured at start-up).
     const { jobReport } = await import("../../reports/report-service.js");
-    const report = await jobReport(call.deps, job_id, call.caller!.accountId, format);
+    const report = await jobReport(call.deps, job_id, call.caller!.accountId, format, call.clientSignal ?? undefined);
     return new RawBody(report.contentType, report.body, {
       ...report.headers,
       "Content-Disposition": `inline; filename="${report.filename}"`,
