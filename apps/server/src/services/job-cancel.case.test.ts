@@ -141,8 +141,9 @@ function cancelSuite(engine: Engine, open: OpenTestStore) {
         code: "conflict",
         details: { status: "running" },
       });
+      // Another account's job is answered as an unknown one (docs/security.md, "Who may read what").
       await expect(cancelJob(deps, running.job_id, "acct_other", auditCancel)).rejects.toMatchObject({
-        code: "forbidden",
+        code: "job_not_found",
       });
     });
   });
