@@ -1,4 +1,4 @@
-import type { AgentView, DeployTokenResponse } from "@hcs/protocol";
+import { type AgentView, type DeployTokenResponse, ONE_SHOT_AGENT_LIFETIME, type OneShotGroup } from "@hcs/protocol";
 import { Command, CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
 
 /** An ISO instant to the minute, as the page shows times ("2026-11-24 11:05"; UTC, said in the heading). */
@@ -11,6 +11,7 @@ export function ScannerPage({
   canManage,
   issued,
   agents,
+  one_shot,
   lastScans,
   notice,
 }: {
@@ -18,7 +19,10 @@ export function ScannerPage({
   practiceName: string;
   canManage: boolean;
   issued: DeployTokenResponse | null;
+  /** The installed scanners (not one-shot runs). */
   agents: readonly AgentView[];
+  /** The one-shot runs, grouped by machine. */
+  one_shot: readonly OneShotGroup[];
   /** When each agent last uploaded a scan, by agent id (absent: never). */
   lastScans: ReadonlyMap<string, string>;
   notice?: string;
@@ -105,6 +109,47 @@ export function ScannerPage({
                       />
                     )}
                   </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section class="card">
+        <h2>One-shot runs</h2>
+        <p class="muted small">
+          <code>hcs-scanner one-shot</code> (for CI) registers a throw-away identity for one scan. Its runs are grouped
+          by computer; each may upload for {ONE_SHOT_AGENT_LIFETIME.hours_after_last_upload} hour after its last upload
+          ({ONE_SHOT_AGENT_LIFETIME.hours_before_first_upload} hours after it registered when it has not uploaded yet),
+          then it expires and its uploads are refused.
+        </p>
+        {one_shot.length === 0 ? (
+          <p class="muted">No one-shot run yet.</p>
+        ) : (
+          <table class="list" id="one-shot-runs">
+            <thead>
+              <tr>
+                <th scope="col">Computer</th>
+                <th scope="col">Platform</th>
+                <th scope="col">Runs</th>
+                <th scope="col">Active</th>
+                <th scope="col">Last run</th>
+                <th scope="col">Last upload</th>
+                <th scope="col">Version</th>
+              </tr>
+            </thead>
+            <tbody>
+              {one_shot.map((g) => (
+                <tr>
+                  <td>
+                    {g.hostname} <span class="pill pill-partial">one-shot</span>
+                  </td>
+                  <td>{g.platform}</td>
+                  <td>{g.runs}</td>
+                  <td>{g.active > 0 ? g.active : <span class="muted">none (expired)</span>}</td>
+                  <td>{minuteOf(g.last_registered_at)}</td>
+                  <td>{g.last_upload_at ? minuteOf(g.last_upload_at) : "never"}</td>
+                  <td>{g.scanner_version}</td>
                 </tr>
               ))}
             </tbody>
