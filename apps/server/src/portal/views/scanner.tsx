@@ -1,5 +1,6 @@
 import { type AgentView, type DeployTokenResponse, ONE_SHOT_AGENT_LIFETIME, type OneShotGroup } from "@hcs/protocol";
 import { Command, CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
+import { fingerprintOf, installSteps } from "./scanner-install.js";
 
 /** An ISO instant to the minute, as the page shows times ("2026-11-24 11:05"; UTC, said in the heading). */
 const minuteOf = (at: string) => at.slice(0, 16).replace("T", " ");
@@ -44,14 +45,61 @@ export function ScannerPage({
             <Command id="deploy-token" text={issued.deploy_token} />
             <p class="muted small">
               Valid until {issued.expires_at.slice(0, 16).replace("T", " ")} UTC for {issued.max_uses} registration
-              {issued.max_uses === 1 ? "" : "s"}. Save it as <code>hcs-deploy-token.txt</code> on the clinic computer.
+              {issued.max_uses === 1 ? "" : "s"}. The register step below saves it as <code>hcs-deploy-token.txt</code>.
             </p>
-            <h3>1. Install</h3>
-            <Command id="cmd-install" text={issued.install.npm} />
-            <h3>2. Register</h3>
-            <Command id="cmd-register" text={issued.install.register} />
-            <h3>3. Scan</h3>
-            <Command id="cmd-scan" text={issued.install.scan} />
+            {(["sh", "powershell"] as const).map((shell) => (
+              <section class="install-steps" data-shell={shell}>
+                <h3>
+                  {shell === "sh"
+                    ? "On Linux or macOS (Terminal)"
+                    : "On Windows (PowerShell: right-click it and choose Run as administrator)"}
+                </h3>
+                <ol>
+                  {installSteps(issued).map((step) => (
+                    <li>
+                      <p>{step.title}</p>
+                      {step.id === "ca" && shell === "sh" && (
+                        <p class="muted small">
+                          This server's certificate comes from its own certificate authority, which npm does not know:
+                          the command writes it from this page. Or download{" "}
+                          <a
+                            href={`${issued.server_url.replace(/\/+$/, "")}/downloads/hcs-ca.pem`}
+                            download="hcs-ca.pem"
+                          >
+                            hcs-ca.pem
+                          </a>{" "}
+                          into the folder you run the commands in. Its SHA-256 fingerprint, which the deploy token pins
+                          too, must read <code class="fingerprint">{fingerprintOf(issued.ca_sha256)}</code>.
+                        </p>
+                      )}
+                      {step.id === "ca" && shell === "powershell" && (
+                        <p class="muted small">
+                          The second line prints the fingerprint without colons:{" "}
+                          <code class="fingerprint">{issued.ca_sha256.toUpperCase()}</code>.
+                        </p>
+                      )}
+                      {step.id === "install" && shell === "sh" && (
+                        <p class="muted small">
+                          If npm answers EACCES (its global folder belongs to root), run the install with sudo.
+                        </p>
+                      )}
+                      {step.id === "scan" && (
+                        <p class="muted small">
+                          {shell === "sh" ? "As root (sudo), " : "As administrator, "}the scan can read everything it
+                          checks; a check it could not read counts against the grade. To check other machines too, add{" "}
+                          <code>--targets 10.20.0.0/24</code> with the clinic's subnet.
+                        </p>
+                      )}
+                      <Command
+                        id={shell === "sh" ? `cmd-${step.id}` : `cmd-${step.id}-powershell`}
+                        text={step.commands[shell]}
+                        shell={shell}
+                      />
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            ))}
           </>
         ) : canManage ? (
           <form method="post" action={`/portal/practices/${npi}/scanner/deploy-token`} class="inline-form">
