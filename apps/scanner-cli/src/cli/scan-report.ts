@@ -32,8 +32,9 @@ export function scanTextReport(
   const f = v.summary.findings;
   // Short lines with colour inside them: written as they are.
   const raw = (text: string) => lines.push({ to: "out", text });
+  // Under --quiet (scripts, logs) the count line stays one line, however long the host name.
   const counts = () => {
-    out(
+    (options.quiet ? raw : out)(
       `Scan ${v.document.scan_id} of ${v.document.host.hostname}: ${p.ok} ok, ${p.failed} failed, ${p.skipped} skipped, ${p.unsupported} unsupported`,
     );
     raw(

@@ -174,6 +174,9 @@ describe("scan outcome", () => {
       expect.stringMatching(/^Findings: 0 critical, 1 high/),
       expect.stringMatching(/^Grade \(this host\): [A-F] \(\d+\/100\)$/),
     ]);
+    // --quiet is read by scripts: its count line is never wrapped, however narrow the terminal.
+    const narrow = scanTextReport(view(spooled), { quiet: true, paint, width: 60 });
+    expect(narrow.filter((l) => l.to === "out").map((l) => l.text)[0]).toMatch(/^Scan .* 0 unsupported$/);
     expect(quiet.filter((l) => l.to === "err").map((l) => l.text)).toEqual([
       "not uploaded (the server could not be reached); saved in /cfg/spool/x.json",
     ]);
