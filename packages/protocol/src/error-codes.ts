@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   forbidden: 403,
   key_revoked: 403,
   agent_revoked: 403,
+  agent_expired: 403,
   not_found: 404,
   npi_not_found: 404,
   job_not_found: 404,

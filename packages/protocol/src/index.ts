@@ -80,8 +80,11 @@ export {
 } from "./deploy-token.js";
 export { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode, fromHex, toHex, utf8Bytes } from "./encoding.js";
 export {
+  AGENT_STATES,
   type AgentList,
   AgentListSchema,
+  type AgentState,
+  AgentStateSchema,
   type AgentView,
   AgentViewSchema,
   DEPLOY_TOKEN_STATES,
@@ -91,6 +94,10 @@ export {
   DeployTokenStateSchema,
   type DeployTokenView,
   DeployTokenViewSchema,
+  ONE_SHOT_AGENT_LIFETIME,
+  type OneShotGroup,
+  OneShotGroupSchema,
+  oneShotAgentExpiresAt,
 } from "./enrolment.js";
 export {
   ERROR_CODE_LIST,

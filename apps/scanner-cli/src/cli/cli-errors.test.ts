@@ -73,7 +73,8 @@ describe("hcs-scanner errors", () => {
         "--config-dir",
         join(dir, "c"),
       ],
-      { env: { HOME: dir } },
+      // Wide enough that no title wraps (scan-output.test.ts checks the wrapping).
+      { env: { HOME: dir, COLUMNS: "400" } },
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`warning: --ephi-paths ${missing} does not exist: it is not scanned`);

@@ -1,9 +1,13 @@
+import { type TerminalWidth, terminalWidth } from "./terminal-width.js";
+
 /** Where a command writes, and how: colour only on a TTY and never when NO_COLOR is set (no-color.org). */
 export interface Output {
   out(line: string): void;
   err(line: string): void;
   readonly isTTY: boolean;
   readonly color: boolean;
+  /** The width reports are laid out for (COLUMNS, else the terminal's, else a default). */
+  readonly width: TerminalWidth;
 }
 
 export function createOutput(
@@ -15,6 +19,7 @@ export function createOutput(
     out: (line) => streams.stdout.write(`${line}\n`),
     err: (line) => streams.stderr.write(`${line}\n`),
     isTTY,
+    width: terminalWidth({ isTTY, columns: streams.stdout.columns, env }),
     color: isTTY && !("NO_COLOR" in env && env.NO_COLOR !== "") && env.TERM !== "dumb",
   };
 }

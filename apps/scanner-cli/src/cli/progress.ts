@@ -56,7 +56,8 @@ export function liveProgress(output: Output, phases: readonly Phase[], verbose: 
       task: async (_ctx: unknown, task: { title: string; output: string; skip(message?: string): void }) => {
         const e = await finished.get(p.id)!;
         task.title = line(output, e);
-        if (e.status === "skipped" || e.status === "unsupported") task.skip(line(output, e));
+        // The title says it all already: a skip message would print the same words again below it.
+        if (e.status === "skipped" || e.status === "unsupported") task.skip();
         if (e.status === "failed") throw new Error(line(output, e));
       },
     })),

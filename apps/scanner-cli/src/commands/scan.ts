@@ -76,10 +76,12 @@ export async function runScan(
     json: Boolean(o.json),
   }))
     ctx.output.err(line);
+  // The live view redraws lines in place, counting the rows each takes: it needs the terminal's real width. A
+  // terminal that reports none (0: serial consoles, `script`) gets one line per phase instead.
   const progress: Progress =
     o.json || o.quiet
       ? silentProgress()
-      : ctx.output.isTTY
+      : ctx.output.isTTY && ctx.output.width.reported
         ? liveProgress(ctx.output, selection.phases, Boolean(o.verbose))
         : plainProgress(ctx.output, Boolean(o.verbose));
   const startedAt = ctx.now();
@@ -141,6 +143,7 @@ export async function runScan(
     for (const line of scanTextReport(view, {
       quiet: Boolean(o.quiet),
       paint: (style, text) => paint(ctx.output, style, text),
+      width: ctx.output.width.width,
     }))
       ctx.output[line.to](line.text);
   return view.exit;

@@ -279,4 +279,32 @@ describe("one-shot (CI)", () => {
     const status = await runScanner(["status", "--config-dir", dir, "--json"]);
     expect(status.stdout, status.stderr).not.toContain(out.scan_id);
   }, 120_000);
+
+  it("is listed as a one-shot run, grouped by machine with the other runs, never as an installed scanner", async () => {
+    const before = (await server.api("GET", `/v1/a2a/network/agents/${NPI}`)).json;
+    const dir = join(work, "ci-twice");
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await runScanner(["one-shot", ...FAST, dir], {
+        env: { HCS_DEPLOY_TOKEN: await server.deployToken(NPI) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(/registered one-shot identity (agt_\w+)/.exec(r.stderr)![1]!);
+    }
+    const after = (await server.api("GET", `/v1/a2a/network/agents/${NPI}`)).json as {
+      agents: { agent_id: string }[];
+      one_shot: {
+        hostname: string;
+        runs: number;
+        active: number;
+        active_agents: { agent_id: string; ephemeral: boolean; expires_at: string | null }[];
+      }[];
+    };
+    // The installed scanners are the same as before the runs.
+    expect(after.agents.map((a) => a.agent_id)).toEqual(before.agents.map((a: { agent_id: string }) => a.agent_id));
+    const group = after.one_shot.find((g) => g.active_agents.some((a) => a.agent_id === ids[0]))!;
+    expect(group.active_agents.map((a) => a.agent_id)).toEqual(expect.arrayContaining(ids));
+    expect(group.runs).toBeGreaterThanOrEqual(3); // the test above's run on this machine too
+    expect(group.active_agents.every((a) => a.ephemeral && a.expires_at !== null)).toBe(true);
+  }, 180_000);
 });

@@ -31,6 +31,8 @@ export interface FakeFile {
   readonly mode?: number;
   /** False: the file exists but this run may not read it (readFile and readBytes answer null). */
   readonly readable?: boolean;
+  /** False: its directory may not be searched by this run, so it cannot even be seen (presence answers `denied`). */
+  readonly searchable?: boolean;
 }
 
 export interface FakeSysInfo {
@@ -183,7 +185,14 @@ function fakeFs(files: Readonly<Record<string, string | FakeFile>>, nowMs: numbe
       const bytes = typeof file.content === "string" ? new TextEncoder().encode(file.content) : file.content;
       return [
         path,
-        { bytes, mtimeMs: file.mtimeMs ?? nowMs, mode: file.mode ?? 0o100644, readable: file.readable ?? true },
+        {
+          bytes,
+          mtimeMs: file.mtimeMs ?? nowMs,
+          mode: file.mode ?? 0o100644,
+          // A file that cannot be seen cannot be read either.
+          readable: (file.readable ?? true) && file.searchable !== false,
+          searchable: file.searchable ?? true,
+        },
       ] as const;
     }),
   );
@@ -200,7 +209,12 @@ function fakeFs(files: Readonly<Record<string, string | FakeFile>>, nowMs: numbe
       const e = entries.get(path);
       return e?.readable ? e.bytes.subarray(0, maxBytes) : null;
     },
-    exists: async (path) => entries.has(path) || isDir(path),
+    exists: async (path) => (entries.has(path) && entries.get(path)!.searchable) || isDir(path),
+    presence: async (path) => {
+      const e = entries.get(path);
+      if (e) return e.searchable ? "present" : "denied";
+      return isDir(path) ? "present" : "absent";
+    },
     stat: async (path) => {
       const e = entries.get(path);
       if (e) return { size: e.bytes.length, mtimeMs: e.mtimeMs, mode: e.mode, isDirectory: false };

@@ -24,6 +24,15 @@ export function createHostFs(): HostFs {
         return false;
       }
     },
+    presence: async (path) => {
+      try {
+        await lstat(path);
+        return "present";
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        return code === "EACCES" || code === "EPERM" ? "denied" : "absent";
+      }
+    },
     stat: async (path) => {
       try {
         const s = await stat(path);

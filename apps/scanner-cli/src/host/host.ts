@@ -162,6 +162,11 @@ export interface HostFs {
   readFile(path: string, maxBytes?: number): Promise<string | null>;
   readBytes(path: string, maxBytes: number): Promise<Uint8Array | null>;
   exists(path: string): Promise<boolean>;
+  /**
+   * Whether a path is there: `denied` when this run may not even look (a directory on the way it may not search, as
+   * Debian's 2770 /etc/redis without root), which `exists` cannot tell from `absent`.
+   */
+  presence(path: string): Promise<"present" | "absent" | "denied">;
   /** Walks a directory tree depth-first, yielding regular files; never follows symlinks out of the tree. */
   walk(
     root: string,

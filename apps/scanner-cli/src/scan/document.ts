@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { type PhaseResult, type Platform, type ScanResultDocument, ScanResultDocumentSchema } from "@hcs/protocol";
+import {
+  type FindingInput,
+  type FindingParsed,
+  type PhaseResult,
+  type Platform,
+  type ScanResultDocument,
+  ScanResultDocumentSchema,
+} from "@hcs/protocol";
 import type { ScanScope } from "../phases/phase.js";
 import { fitUploadLimits, type LeftOut } from "./fit-upload-limits.js";
 
@@ -36,15 +43,20 @@ export function buildScanDocument(input: {
       scope: { mode: input.scope.mode, targets: uploadTargets(input.scope) },
       started_at: input.startedAt.toISOString(),
       completed_at: input.completedAt.toISOString(),
-      // The schema's one default filled in beforehand, so the bytes measured are the bytes sent.
-      phases: input.phases.map((p) => ({
-        ...p,
-        findings: p.findings.map((f) => ({ ...f, evidence: f.evidence ?? {} })),
-      })),
+      phases: input.phases.map((p) => ({ ...p, findings: p.findings.map(documentFinding) })),
     },
     (body) => Buffer.byteLength(body),
   );
   return { document: ScanResultDocumentSchema.parse(document), leftOut };
+}
+
+/**
+ * A finding as the upload document carries it, every field the server stores (fix, host, HIPAA controls, evidence,
+ * grade cap); `--json` prints the same (scan-outcome.ts). The schema's one default is filled in beforehand, so the
+ * bytes measured against the upload limits are the bytes sent.
+ */
+export function documentFinding(f: FindingInput): FindingParsed {
+  return { ...f, evidence: f.evidence ?? {} };
 }
 
 /** The targets as given, then the addresses of those given by name (at most the schema's 4096 entries). */

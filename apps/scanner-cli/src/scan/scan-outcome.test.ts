@@ -141,9 +141,16 @@ describe("scan outcome", () => {
       findings: 0,
       reason: "sshd needs administrator (root) privileges",
     });
-    expect(report.findings).toEqual([
-      { id: unencrypted.id, phase: "disk_encryption", severity: "high", title: "Fixed volume / is not encrypted" },
-    ]);
+    // The fields the upload document gives the finding (the fix, HIPAA controls, evidence…), and its phase.
+    const uploadedFinding = view(spooled).document.phases.find((p) => p.id === "disk_encryption")!.findings[0]!;
+    expect(report.findings).toEqual([{ phase: "disk_encryption", ...uploadedFinding }]);
+    expect(report.findings[0]).toMatchObject({
+      id: unencrypted.id,
+      severity: "high",
+      title: "Fixed volume / is not encrypted",
+      remediation: expect.any(String),
+      controls: expect.arrayContaining([expect.any(String)]),
+    });
     expect(report.upload).toEqual({ status: "uploaded", duplicate: true });
     expect(report).toMatchObject({ grade: { grade: "D" }, fail_under: "C", exit_code: 3 });
     expect(report.not_assessed.map((g) => g.phase)).toContain("mfa");
@@ -151,7 +158,7 @@ describe("scan outcome", () => {
 
   it("reports as text: the findings table, the spool, the grade; --quiet keeps counts and grade", () => {
     const paint = (_style: string, text: string) => text;
-    const full = scanTextReport(view(spooled, { outPath: "/tmp/scan.json" }), { quiet: false, paint });
+    const full = scanTextReport(view(spooled, { outPath: "/tmp/scan.json" }), { quiet: false, paint, width: 200 });
     const out = full.filter((l) => l.to === "out").map((l) => l.text);
     expect(out).toContain(
       "Scan 3f1c1a52-8a4e-4a43-9a7e-0c5e7e1b2a11 of frontdesk-01: 1 ok, 0 failed, 1 skipped, 0 unsupported",
@@ -161,21 +168,25 @@ describe("scan outcome", () => {
       out.some((l) => l.startsWith("Not uploaded: the server could not be reached. Saved in /cfg/spool/x.json")),
     ).toBe(true);
     expect(out.at(-1)).toBe("Scan document written to /tmp/scan.json");
-    const quiet = scanTextReport(view(spooled), { quiet: true, paint });
+    const quiet = scanTextReport(view(spooled), { quiet: true, paint, width: 200 });
     expect(quiet.filter((l) => l.to === "out").map((l) => l.text)).toEqual([
       expect.stringMatching(/^Scan .* 1 ok/),
       expect.stringMatching(/^Findings: 0 critical, 1 high/),
       expect.stringMatching(/^Grade \(this host\): [A-F] \(\d+\/100\)$/),
     ]);
+    // --quiet is read by scripts: its count line is never wrapped, however narrow the terminal.
+    const narrow = scanTextReport(view(spooled), { quiet: true, paint, width: 60 });
+    expect(narrow.filter((l) => l.to === "out").map((l) => l.text)[0]).toMatch(/^Scan .* 0 unsupported$/);
     expect(quiet.filter((l) => l.to === "err").map((l) => l.text)).toEqual([
       "not uploaded (the server could not be reached); saved in /cfg/spool/x.json",
     ]);
     const below = scanTextReport(view(uploaded("D"), { failUnder: "C", exit: EXIT.belowFailUnder }), {
       quiet: false,
       paint,
+      width: 200,
     });
     expect(below.at(-1)).toEqual({ to: "err", text: "grade D is below --fail-under C" });
-    const unregistered = scanTextReport(view(null, { registered: false }), { quiet: false, paint });
+    const unregistered = scanTextReport(view(null, { registered: false }), { quiet: false, paint, width: 200 });
     expect(unregistered.map((l) => l.text)).toContain(
       "Not uploaded: this machine is not registered (hcs-scanner register).",
     );

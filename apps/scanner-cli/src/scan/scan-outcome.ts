@@ -10,7 +10,7 @@ import { CliError, EXIT, type ExitCode } from "../cli/errors.js";
 import type { OsInfo } from "../host/host.js";
 import type { HostIdentity } from "../host/identity.js";
 import type { UploadOutcome } from "../upload/upload.js";
-import type { DocumentHost } from "./document.js";
+import { type DocumentHost, documentFinding } from "./document.js";
 import type { LeftOut } from "./fit-upload-limits.js";
 import type { NotAssessed } from "./not-assessed.js";
 import type { ScanSummary } from "./summary.js";
@@ -124,9 +124,8 @@ export function scanJsonReport(v: ScanView) {
       findings: r.findings.length,
       ...(r.reason ? { reason: r.reason } : {}),
     })),
-    findings: results.flatMap((r) =>
-      r.findings.map((f) => ({ id: f.id, phase: r.id, severity: f.severity, title: f.title })),
-    ),
+    // Every finding, each with the fields the upload gives it (also those left out of the upload to fit its limits).
+    findings: results.flatMap((r) => r.findings.map((f) => ({ phase: r.id, ...documentFinding(f) }))),
     not_assessed: v.gaps,
     upload: upload
       ? upload.kind === "uploaded"

@@ -14,6 +14,7 @@ import { newId } from "../util/ids.js";
 import { timeSlicer } from "../util/time-slicer.js";
 import { consumeDeployToken, deployTokenHash } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
+import { agentState } from "./enrolled-agents.js";
 import { withServerPhaseFindings } from "./intel/host-intel.js";
 import { recordInternalScanIn } from "./internal-scan-record.js";
 import { parseScanUpload } from "./scan-upload-parse.js";
@@ -144,8 +145,9 @@ export async function acceptScanUpload(
   ) {
     throw new ServiceError("invalid_signature", "the upload signature does not verify with this agent's key");
   }
-  // Checked after the signature, so only the agent's own key learns that it was revoked.
+  // Checked after the signature, so only the agent's own key learns that it was revoked or has expired.
   if (agent.revoked_at) throw agentRevoked();
+  if (agentState(agent, deps.now()) === "expired") throw agentExpired();
   // A replay (the spool resending) costs a lookup, not a parse.
   const previous = await storedUpload(deps, upload.idempotencyKey);
   if (previous) return replay(previous, agent.id, digest);
@@ -226,6 +228,12 @@ function storedUpload(deps: ServiceDeps, scanId: string) {
     .where("scan_id", "=", scanId)
     .executeTakeFirst();
 }
+
+const agentExpired = () =>
+  new ServiceError(
+    "agent_expired",
+    "this one-shot scanner agent has expired (an hour after its last upload, or a day after it registered); run hcs-scanner one-shot again with a new deploy token",
+  );
 
 const agentRevoked = () =>
   new ServiceError("agent_revoked", "this scanner agent has been revoked; enrol it again with a new deploy token");

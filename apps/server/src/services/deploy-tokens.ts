@@ -87,7 +87,7 @@ export async function issueDeployToken(
       npm: "npm install --global @hcs/scanner-cli",
       ...input.install,
       register: "hcs-scanner register --key-file ./hcs-deploy-token.txt",
-      scan: "hcs-scanner scan --targets <clinic subnet in CIDR form>",
+      scan: "hcs-scanner scan",
       one_shot: "hcs-scanner one-shot --key-file ./hcs-deploy-token.txt --json",
     },
   });

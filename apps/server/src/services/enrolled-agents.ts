@@ -1,13 +1,28 @@
-import { type AgentView, AgentViewSchema } from "@hcs/protocol";
+import { type AgentState, type AgentView, AgentViewSchema, oneShotAgentExpiresAt } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
 import type { AgentsTable } from "../store/schema.js";
 import type { AuditInTransaction } from "./audit.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { assertManages, checkedFilter, type EnrolmentActor, type EnrolmentFilter } from "./enrolment-scope.js";
 
+/** When a one-shot agent stops being allowed to upload (null: an installed scanner, which never expires). */
+export function agentExpiresAt(row: Pick<AgentsTable, "ephemeral" | "registered_at" | "last_seen_at">): string | null {
+  return row.ephemeral === 1 ? oneShotAgentExpiresAt(row.registered_at, row.last_seen_at) : null;
+}
+
+/** Whether the agent may upload at `now`: revoked wins, then expired (one-shot agents past their lifetime). */
+export function agentState(
+  row: Pick<AgentsTable, "ephemeral" | "registered_at" | "last_seen_at" | "revoked_at">,
+  now: Date,
+): AgentState {
+  if (row.revoked_at !== null) return "revoked";
+  const expiresAt = agentExpiresAt(row);
+  return expiresAt !== null && Date.parse(expiresAt) <= now.getTime() ? "expired" : "active";
+}
+
 // The public key is left out: it identifies nothing the agent id does not, and the view stays free of key material
 // (parsing also strips any field the wire schema does not name).
-function agentView(row: AgentsTable): AgentView {
+function agentView(row: AgentsTable, now: Date): AgentView {
   return AgentViewSchema.parse({
     agent_id: row.id,
     npi: row.npi,
@@ -21,6 +36,8 @@ function agentView(row: AgentsTable): AgentView {
     registered_at: row.registered_at,
     last_seen_at: row.last_seen_at,
     revoked_at: row.revoked_at,
+    expires_at: agentExpiresAt(row),
+    state: agentState(row, now),
   });
 }
 
@@ -35,7 +52,8 @@ export async function listAgents(
   if (npi !== undefined) q = q.where("npi", "=", npi);
   if (accountId !== undefined)
     q = q.where("npi", "in", deps.store.db.selectFrom("practices").select("npi").where("account_id", "=", accountId));
-  return (await q.execute()).map(agentView);
+  const now = deps.now();
+  return (await q.execute()).map((row) => agentView(row, now));
 }
 
 /**
@@ -53,7 +71,7 @@ export async function revokeAgent(
   const row = await find();
   if (!row) throw new ServiceError("not_found", `no scanner agent ${agentId}`);
   await assertManages(deps, actor, row.npi);
-  if (row.revoked_at !== null && !auditIn) return agentView(row);
+  if (row.revoked_at !== null && !auditIn) return agentView(row, deps.now());
   await deps.store.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("agents")
@@ -63,5 +81,5 @@ export async function revokeAgent(
       .execute();
     await auditIn?.(trx, row);
   });
-  return agentView((await find())!);
+  return agentView((await find())!, deps.now());
 }

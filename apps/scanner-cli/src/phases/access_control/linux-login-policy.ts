@@ -1,5 +1,6 @@
 import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
+import { privilegeGapFinding } from "../shared/privilege-gap.js";
 import {
   noLockoutFinding,
   permissiveUmaskFinding,
@@ -75,8 +76,20 @@ export async function linuxLoginPolicy(
   if (timeout) findings.push(timeout);
 
   const sudo = await sudoRules(host, signal);
-  if (sudo.unreadable) facts.sudo_policy_unavailable = sudo.unreadable;
-  else if (sudo.rules) {
+  if (sudo.unreadable) {
+    facts.sudo_policy_unavailable = sudo.unreadable;
+    if (!host.isPrivileged)
+      findings.push(
+        privilegeGapFinding("access_control", {
+          check: "sudo_policy",
+          what: "who may use sudo without a password (/etc/sudoers)",
+          reason: sudo.unreadable,
+          severity: "medium",
+          category: "access_control",
+          controls: ["164.312(d)", "164.312(a)(2)(i)"],
+        }),
+      );
+  } else if (sudo.rules) {
     facts.sudo_without_password = sudo.rules.map((r) => `${r.who} (${r.file})`);
     const nopass = sudoWithoutPasswordFinding(sudo.rules);
     if (nopass) findings.push(nopass);

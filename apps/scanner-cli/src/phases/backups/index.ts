@@ -1,6 +1,7 @@
 import { softwareOf } from "../asset_inventory/software-facts.js";
 import { definePhase, type PhaseContext, type PhaseOutcome } from "../phase.js";
 import { ok, skipped } from "../shared/outcome.js";
+import { privilegeGapFinding } from "../shared/privilege-gap.js";
 import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { backupAgents } from "./agents.js";
 import { timeMachineRecord } from "./darwin.js";
@@ -30,5 +31,17 @@ async function checkBackups(ctx: PhaseContext, record: Reading<NativeBackupRecor
   const processes = await ctx.host.sysinfo.processes();
   const agents = backupAgents([...software.map((s) => s.name), ...processes.map((p) => p.name)]);
   const { facts, findings } = evaluateBackups(agents, record, ctx.host.now());
-  return ok(facts, findings, { last_backup: isUnavailable(record) ? `could not be read: ${record.message}` : null });
+  const notRead = isUnavailable(record) ? `could not be read: ${record.message}` : null;
+  // The system's record would say whether a backup ever completed, and when: both high when they fail.
+  if (isUnavailable(record) && record.kind === "permission" && !ctx.host.isPrivileged)
+    findings.push(
+      privilegeGapFinding("backups", {
+        check: "last_backup",
+        what: "whether and when this machine's own backup tool last completed a backup",
+        reason: `the last backup ${notRead}`,
+        severity: "high",
+        category: "contingency",
+      }),
+    );
+  return ok(facts, findings, { last_backup: notRead });
 }

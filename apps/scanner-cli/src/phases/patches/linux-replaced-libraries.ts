@@ -2,6 +2,7 @@ import type { FindingInput, JsonObject } from "@hcs/protocol";
 import type { Host } from "../../host/host.js";
 import { mapBounded } from "../shared/bounded.js";
 import { unusableOutput } from "../shared/command.js";
+import { privilegeGapFinding } from "../shared/privilege-gap.js";
 import { parseNeedrestartBatch, replacedLibrariesFinding, replacedMappings } from "./replaced-libraries.js";
 
 /** maps of the largest processes here are under 100 KB; a JVM with thousands of mappings stays under 1 MiB. A procfs read allocates its cap, so it is kept small, with four reads in flight. */
@@ -45,12 +46,26 @@ export async function linuxReplacedLibraries(host: Host, signal?: AbortSignal): 
   const nr = await host.exec("needrestart", ["-b"], { signal, timeoutMs: 60_000 });
   const problem = unusableOutput(nr);
   const report = problem ? null : parseNeedrestartBatch(nr.stdout);
-  if (!report)
+  if (!report) {
+    const notAssessed = `processes' memory maps need root and needrestart ${problem ? "is not available" : "printed no batch report"}`;
     return {
       facts: {},
-      findings: [],
-      notAssessed: `processes' memory maps need root and needrestart ${problem ? "is not available" : "printed no batch report"}`,
+      // Without root the maps were not read: the gap counts as the check's finding (medium). As root with no
+      // process listed, nothing was kept from this run.
+      findings: host.isPrivileged
+        ? []
+        : [
+            privilegeGapFinding("patches", {
+              check: "replaced_libraries",
+              what: "which processes still run code an update replaced (/proc/<pid>/maps)",
+              reason: notAssessed,
+              severity: "medium",
+              category: "asset_management",
+            }),
+          ],
+      notAssessed,
     };
+  }
   const finding = replacedLibrariesFinding(report.services, "needrestart", report.services.length);
   return {
     facts: {

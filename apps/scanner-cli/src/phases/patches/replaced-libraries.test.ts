@@ -69,8 +69,16 @@ describe("replaced libraries", () => {
       services: ["systemd-journald.service", "systemd-machined.service"],
       source: "needrestart",
     });
+    // Neither: not assessed, and counted as the check's finding (medium) until a scan as root makes it.
     const none = await linuxReplacedLibraries(createFakeHost({ platform: "linux", isPrivileged: false }));
-    expect(none.findings).toEqual([]);
     expect(none.notAssessed).toMatch(/need root/);
+    expect(none.findings.map((f) => [f.id, f.severity, f.category, f.evidence])).toEqual([
+      [
+        "patches.not_assessed:replaced_libraries",
+        "medium",
+        "asset_management",
+        { not_assessed: "replaced_libraries", reason: none.notAssessed, counted_as: "medium" },
+      ],
+    ]);
   });
 });

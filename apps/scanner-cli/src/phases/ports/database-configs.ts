@@ -4,12 +4,14 @@
  * parsers (fixtures in ports/fixtures, provenance in phases/FIXTURES.md) and the findings. Passwords are never kept:
  * only whether one is set.
  */
+
 import type { FindingInput } from "@hcs/protocol";
 import { phaseFinding } from "../shared/finding.js";
+import type { PrivilegeGap } from "../shared/privilege-gap.js";
 import { exposureOf, type ListeningPort } from "./listeners.js";
 
 /** Authentication is 164.312(d); a database anyone can open is an access-control failure (164.312(a)(1)). */
-const AUTHENTICATION = ["164.312(d)", "164.312(a)(1)"] as const;
+export const AUTHENTICATION = ["164.312(d)", "164.312(a)(1)"] as const;
 
 export interface RedisConfig {
   readonly port: number;
@@ -178,4 +180,39 @@ export function pgTrustFindings(path: string, entries: readonly HbaEntry[]): Fin
       evidence: { config: path, line: e.line, type: e.type, database: e.database, user: e.user, address: e.address },
     }),
   );
+}
+
+/** Redis's default port, for judging an unreadable redis.conf by what the socket table shows. */
+const REDIS_PORT = 6379;
+
+/**
+ * What an authentication setting this run could not read counts as (privilege-gap.ts): the most severe finding its
+ * check raises here — a PostgreSQL trust line is always high; Redis without a password is high when the socket table
+ * shows Redis bound beyond loopback, else low. Pure.
+ */
+export function unreadableConfigGap(
+  kind: "redis" | "postgresql",
+  path: string,
+  listening: readonly ListeningPort[] | null,
+): PrivilegeGap {
+  const reason = `${path} is readable by root (or the database's own account) only, and this run is not root`;
+  return kind === "redis"
+    ? {
+        check: "database_configs",
+        subject: path,
+        what: `whether Redis asks for a password (${path})`,
+        reason,
+        severity: exposure(listening, REDIS_PORT) === "network" ? "high" : "low",
+        category: "access_control",
+        controls: AUTHENTICATION,
+      }
+    : {
+        check: "database_configs",
+        subject: path,
+        what: `whether PostgreSQL lets network clients in without a password (${path})`,
+        reason,
+        severity: "high",
+        category: "access_control",
+        controls: AUTHENTICATION,
+      };
 }

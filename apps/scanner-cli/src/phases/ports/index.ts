@@ -6,6 +6,7 @@ import { linuxFirewall } from "../segmentation/linux.js";
 import { windowsFirewall } from "../segmentation/win32.js";
 import { phaseFinding } from "../shared/finding.js";
 import { ok, skipped } from "../shared/outcome.js";
+import { privilegeGapFinding } from "../shared/privilege-gap.js";
 import { isUnavailable, type Reading } from "../shared/unavailable.js";
 import { DEFAULT_SCAN_PORTS } from "./common-ports.js";
 import { darwinSocketTable } from "./darwin.js";
@@ -16,6 +17,7 @@ import {
   redisAuthentication,
   redisFinding,
   trustBeyondLocal,
+  unreadableConfigGap,
 } from "./database-configs.js";
 import { exposureEvidence, type FirewallExposure, firewallExposure } from "./firewall-exposure.js";
 import { linuxSocketTable } from "./linux.js";
@@ -80,7 +82,10 @@ async function scanPorts(ctx: PhaseContext, table: Reading<SocketTable>): Promis
   // Who may log in to this machine's databases is read whenever this machine is in scope: host mode, or a loopback
   // target among the targets.
   const thisMachine = hostMode || hosts.some((h) => exposureOf(h) === "loopback");
-  const databases = thisMachine && !isUnavailable(table) ? databaseFacts(table, listening ?? ownPorts, firewall) : null;
+  const databases =
+    thisMachine && !isUnavailable(table)
+      ? databaseFacts(table, listening ?? ownPorts, firewall, ctx.host.isPrivileged)
+      : null;
   if (databases) findings.push(...databases.findings);
   return ok(
     {
@@ -206,11 +211,15 @@ function riskyServiceFinding(open: OpenPortFact, loopbackOnly: boolean): Finding
   ];
 }
 
-/** Redis and PostgreSQL authentication from their configuration files (Linux host mode). */
+/**
+ * Redis and PostgreSQL authentication from their configuration files (Linux host mode). A file this run may not read
+ * is listed as not assessed and, without root, counts as the finding it may hide (privilege-gap.ts).
+ */
 function databaseFacts(
   table: SocketTable,
   listening: readonly ListeningPort[] | null,
   firewall: FirewallReading | null,
+  privileged: boolean,
 ) {
   const configs = table.databaseConfigs;
   if (!configs) return null;
@@ -220,6 +229,7 @@ function databaseFacts(
   for (const f of configs.redis) {
     if (f.text === null) {
       unreadable.push(f.path);
+      if (!privileged) findings.push(privilegeGapFinding("ports", unreadableConfigGap("redis", f.path, listening)));
       continue;
     }
     const conf = parseRedisConf(f.text);
@@ -231,6 +241,8 @@ function databaseFacts(
   for (const f of configs.pgHba) {
     if (f.text === null) {
       unreadable.push(f.path);
+      if (!privileged)
+        findings.push(privilegeGapFinding("ports", unreadableConfigGap("postgresql", f.path, listening)));
       continue;
     }
     const entries = parsePgHba(f.text);

@@ -32,9 +32,14 @@ const REDIS_CONFS = ["/etc/redis/redis.conf", "/etc/redis.conf"];
 const PG_ROOT = "/etc/postgresql";
 const PG_RHEL_HBA = "/var/lib/pgsql/data/pg_hba.conf";
 
+/**
+ * A configuration file that is there: its text, or null when this run may not read it — also when it may not even
+ * look into the file's directory (Debian's /etc/redis is 2770 redis:redis), which must not read as "no Redis here".
+ */
 async function configFile(host: Host, path: string): Promise<ConfigFile | null> {
-  if (!(await host.fs.exists(path))) return null;
-  return { path, text: await host.fs.readFile(path) };
+  const presence = await host.fs.presence(path);
+  if (presence === "absent") return null;
+  return { path, text: presence === "denied" ? null : await host.fs.readFile(path) };
 }
 
 async function databaseConfigs(host: Host): Promise<NonNullable<SocketTable["databaseConfigs"]>> {

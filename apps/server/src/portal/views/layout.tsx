@@ -29,10 +29,10 @@ export const CsrfField = ({ token }: { token: string }) => <input type="hidden" 
  * Text to copy — a command, a key or a secret shown once — with a Copy button (the button only appears with script,
  * portal.js; the text can always be selected).
  */
-export function Command({ id, text }: { id: string; text: string }) {
+export function Command({ id, text, shell }: { id: string; text: string; shell?: "sh" | "powershell" }) {
   return (
     <div class="command">
-      <pre id={id}>
+      <pre id={id} {...(shell ? { "data-shell": shell } : {})}>
         <code>{text}</code>
       </pre>
       <button type="button" class="copy" data-copy={id} hidden>

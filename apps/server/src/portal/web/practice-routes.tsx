@@ -5,6 +5,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
 import type { HcsState } from "../../http/state.js";
 import { installFromThisServer } from "../../routes/group-b/network.js";
+import { groupAgents } from "../../services/agent-groups.js";
 import { lastScanByAgent } from "../../services/agent-last-scans.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
@@ -118,7 +119,7 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
         practiceName={name}
         canManage={can(signedIn.session.user.role, "manage_scanners")}
         issued={issued}
-        agents={agents}
+        {...groupAgents(agents)}
         lastScans={lastScans}
         {...(notice ? { notice } : {})}
       />

@@ -1,6 +1,7 @@
 import { AgentListSchema, AgentViewSchema, DeployTokenListSchema, DeployTokenViewSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { defineOperation, type OperationCall } from "../../operations/operation.js";
+import { groupAgents } from "../../services/agent-groups.js";
 import { listDeployTokens, revokeDeployToken } from "../../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
 import type { EnrolmentActor } from "../../services/enrolment-scope.js";
@@ -19,8 +20,11 @@ export const listAgentsOperation = defineOperation({
   example: { npi: "1234567893" },
   summary: "List the scanner agents of a practice you own",
   description:
-    "Every agent registered for the practice, oldest first, revoked ones included (revoked_at), with host name, " +
-    "platform, scanner version and when it last uploaded. No key material. Not metered.",
+    "The installed scanners of the practice (`agents`), oldest first, revoked ones included (revoked_at), with host " +
+    "name, platform, scanner version, when each last uploaded and its state; and the one-shot runs " +
+    "(`hcs-scanner one-shot`, registered ephemeral) grouped by machine (`one_shot`): how many ran, how many may still " +
+    "upload (listed), expired or revoked. A one-shot agent expires an hour after its last upload (a day after it " +
+    "registered when it never uploaded). No key material. Not metered.",
   input: NpiInputSchema,
   output: AgentListSchema,
   errors: ["invalid_npi", "npi_not_found", "forbidden"],
@@ -30,7 +34,7 @@ export const listAgentsOperation = defineOperation({
   rest: { method: "get", path: "/v1/a2a/network/agents/:npi" },
   async run(input, call) {
     call.setResource(`practice:${input.npi}`);
-    return { npi: input.npi, agents: await listAgents(call.deps, ownerOf(call), { npi: input.npi }) };
+    return { npi: input.npi, ...groupAgents(await listAgents(call.deps, ownerOf(call), { npi: input.npi })) };
   },
 });
 

@@ -141,7 +141,7 @@ export const uploadResultsOperation = defineOperation({
   description:
     `Authenticated by the agent's Ed25519 signature (no API key): ${UPLOAD_HEADERS.agent}, ${UPLOAD_HEADERS.signature} ` +
     `(base64url signature of "hcs-scan-upload-v1\\n<agent_id>\\n<Idempotency-Key>\\n<hex SHA-256 of the body>") and ` +
-    "Idempotency-Key (the document's scan_id). A repeated upload is answered 200 with duplicate=true and stored once. A revoked agent gets 403 agent_revoked. " +
+    "Idempotency-Key (the document's scan_id). A repeated upload is answered 200 with duplicate=true and stored once. A revoked agent gets 403 agent_revoked; a one-shot agent past its lifetime (an hour after its last upload, a day after it registered when it never uploaded) 403 agent_expired. " +
     `Limits per upload: ${SCAN_UPLOAD_LIMITS.upload_bytes} bytes, ${SCAN_UPLOAD_LIMITS.findings_per_upload} findings, ` +
     `${SCAN_UPLOAD_LIMITS.findings_per_host} findings about one host (a finding's host, else the scanning machine), ` +
     `${SCAN_UPLOAD_LIMITS.hosts_per_upload} distinct hosts. Beyond one: 413 payload_too_large with details ` +
@@ -157,6 +157,7 @@ export const uploadResultsOperation = defineOperation({
     "invalid_credentials",
     "invalid_signature",
     "agent_revoked",
+    "agent_expired",
     "idempotency_conflict",
   ],
   inputErrors: {
