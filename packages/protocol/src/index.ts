@@ -28,6 +28,7 @@ export {
   FindingsPageSchema,
   type FindingsQuery,
   FindingsQuerySchema,
+  REQUIREMENT_EVIDENCE_KINDS,
   REQUIREMENT_STATES,
   RequirementStateSchema,
   RequirementStatusSchema,
