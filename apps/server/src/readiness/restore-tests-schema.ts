@@ -14,6 +14,7 @@ const Text = (max: number) =>
     .trim()
     .min(1)
     .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "no control characters");
 
 const RestoreTestFields = {

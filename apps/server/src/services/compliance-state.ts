@@ -7,7 +7,6 @@ import {
   SEVERITIES,
   type Severity,
 } from "@hcs/protocol";
-import { dateOf } from "../administrative/calendar-date.js";
 import { administrativeRecordStates } from "../administrative/evaluation.js";
 import { readAdministrativeSnapshotIn } from "../administrative/snapshot.js";
 import { type EvidenceCoverage, readEvidenceCoverage } from "../audit/evidence-coverage.js";
