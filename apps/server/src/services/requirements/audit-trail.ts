@@ -106,7 +106,12 @@ export function auditControlsItem(hosts: readonly HostAssessment[], open: readon
  * an anchor, or some were never logged; not met when none is logged; unknown with no record at all.
  */
 export function auditLogItem(refs: readonly string[], coverage: EvidenceCoverage | undefined): EvidenceItem {
-  const base = { kind: "audit_log" as const, ref: "evidence_records", sources: [...new Set(refs)], findings: [] };
+  const base = {
+    kind: "audit_log" as const,
+    ref: "evidence_records",
+    sources: [...new Set(refs)].sort(),
+    findings: [],
+  };
   if (refs.length === 0)
     return {
       ...base,
