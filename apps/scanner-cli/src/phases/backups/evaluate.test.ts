@@ -193,6 +193,11 @@ describe("the Linux tools, through the host", () => {
       lastBackupAt: new Date("2024-03-02T13:35:10.604Z"),
       count: 2,
     });
+    // Only the times leave: not the backed-up paths, the host name or the user the listing names.
+    const facts = JSON.stringify(
+      evaluateBackups({ records: [(await resticRecord(listed, signal)) as never], unread: [] }, context()).facts,
+    );
+    expect(facts).not.toMatch(/hunk|ceph|DESKTOP-JFUCNKU/);
     const unconfigured = createFakeHost({
       platform: "linux",
       commands: {
