@@ -1,7 +1,8 @@
 // `npm run demo`: the whole HCS loop on this machine, loopback only, no setup. Starts the sample practices (their
 // own DNS zones and HTTPS sites on 127.0.10.x), a webhook receiver and a real server on a temporary SQLite data
 // dir; dispatches a full external scan of every practice through the HTTPS API; enrols one practice's scanner
-// and runs `hcs-scanner one-shot` (the packaged bundle) against loopback; prints the unified grades.
+// and runs `hcs-scanner one-shot` (the packaged bundle) against loopback; uploads the scanner's persona scans for
+// the other practices and records their restore tests (requirements 6 and 13); prints the unified grades.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { startLab } from "../apps/server/src/lab/lab.js";
 import { inviteUser } from "../apps/server/src/portal/users.js";
 import { runIntelDemo } from "./demo-intel.js";
 import { practiceManagerPass } from "./demo-practice-manager.js";
+import { readinessPass } from "./demo-readiness.js";
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
@@ -97,6 +99,11 @@ try {
   say(
     `hcs-scanner: ${phases.filter((p) => p.status === "ok").length}/12 phases ok, ${oneShot.findings.length} findings, uploaded signed`,
   );
+
+  // 2b. The other practices' internal halves: the scanner's persona scans uploaded signed, restore tests recorded;
+  // requirements 6 (backup and 72-hour restore readiness) and 13 (audit trail) per practice.
+  say("internal halves of the other sample practices: scanner persona scans and restore tests…");
+  if (!(await readinessPass(lab, say))) exitCode = 1;
 
   // 3. Unified grades, as any agent would look them up.
   console.log("");

@@ -213,7 +213,9 @@ describe("the repository stands alone", () => {
         ? `phase \`${e.phase}\``
         : e.kind === "external_check"
           ? `external scan \`${e.category}\``
-          : `record \`${e.record}\``;
+          : e.kind === "administrative"
+            ? `record \`${e.record}\``
+            : "HCS's audit log";
     const expected = COMPLIANCE_REQUIREMENTS.map((r) => [
       `\`${r.id}\``,
       r.title,

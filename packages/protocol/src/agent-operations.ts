@@ -119,9 +119,15 @@ export const ControlsResultSchema = z
 export const REQUIREMENT_STATES = ["met", "partial", "not_met", "unknown"] as const;
 export const RequirementStateSchema = z.enum(REQUIREMENT_STATES);
 
+/** What a piece of a requirement's evidence is (hipaa/requirements.ts). */
+export const REQUIREMENT_EVIDENCE_KINDS = ["phase", "external_check", "administrative", "audit_log"] as const;
+
 export const RequirementEvidenceSchema = z.object({
-  kind: z.enum(["phase", "external_check", "administrative"]),
-  /** The phase id, the score category of the external checks, or the administrative record. */
+  kind: z.enum(REQUIREMENT_EVIDENCE_KINDS),
+  /**
+   * The phase id, the score category of the external checks, the practice's record (`restore_tests`…), or
+   * `evidence_records` for HCS's audit log of the practice's evidence.
+   */
   ref: z.string(),
   state: RequirementStateSchema,
   detail: z.string(),

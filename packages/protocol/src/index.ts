@@ -28,11 +28,22 @@ export {
   FindingsPageSchema,
   type FindingsQuery,
   FindingsQuerySchema,
+  REQUIREMENT_EVIDENCE_KINDS,
   REQUIREMENT_STATES,
   RequirementStateSchema,
   RequirementStatusSchema,
   StoredFindingSchema,
 } from "./agent-operations.js";
+export {
+  BACKUP_READINESS_FACT,
+  BACKUP_STATES,
+  type BackupReadiness,
+  BackupReadinessSchema,
+  type BackupState,
+  MAX_BACKUP_AGE_HOURS,
+  RESTORE_DEADLINE_HOURS,
+  RESTORE_TEST_MAX_AGE_MONTHS,
+} from "./backup-readiness.js";
 export {
   CREDIT_PRICES,
   FREE_TIER_CREDITS,

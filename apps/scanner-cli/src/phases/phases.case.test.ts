@@ -4,7 +4,7 @@ import type { FakeHost } from "../host/fake-host.js";
 import { runPhases } from "../runner/run-phases.js";
 import { buildScanScope } from "../runner/scope.js";
 import { PHASE_REGISTRY } from "./registry.js";
-import { darwinPersona, linuxPersona, win32Persona } from "./test-support/personas.js";
+import { darwinPersona, linuxEhrServerPersona, linuxPersona, win32Persona } from "./test-support/personas.js";
 
 const personas: [string, () => FakeHost][] = [
   ["linux", linuxPersona],
@@ -279,9 +279,9 @@ describe("platform specifics", () => {
   it("macOS backups: Time Machine to a network destination whose last backup is years old", async () => {
     const backups = await phaseOn(darwinPersona(), "backups");
     expect(backups.facts).toMatchObject({
-      native_backup: { source: "time_machine", configured: true, destinations: ["Network"] },
+      tools: [{ tool: "time_machine", configured: true, destinations: ["network_share"] }],
       last_backup: { source: "time_machine", at: new Date(2019, 6, 29, 10, 2, 31).toISOString() },
-      restore_test_evidence: null,
+      readiness: { backup: { state: "stale" }, restore: null, restore_records_kept_by: [] },
     });
     expect(backups.findings.map((f) => [f.id, f.severity])).toEqual([["backups.backup_stale", "high"]]);
   });
@@ -289,10 +289,50 @@ describe("platform specifics", () => {
   it("Windows backups: a wbadmin version from the previous evening is recent enough", async () => {
     const backups = await phaseOn(win32Persona(), "backups");
     expect(backups.facts).toMatchObject({
-      native_backup: { source: "windows_server_backup", configured: true, backups_listed: 1 },
+      tools: [{ tool: "windows_server_backup", configured: true, backups_listed: 1, destinations: ["local_disk"] }],
       last_backup: { at: "2026-06-30T19:26:00.000Z", age_hours: 17 },
     });
     expect(backups.findings).toEqual([]);
+  });
+
+  it("Linux front desk with PostgreSQL and no backup tool: no backup of an ePHI-bearing machine caps the grade", async () => {
+    const backups = await phaseOn(linuxPersona(), "backups");
+    expect(backups.facts).toMatchObject({
+      ephi_bearing: true,
+      readiness: { ephi_bearing: true, backup: { state: "none" } },
+    });
+    expect(backups.findings.map((f) => [f.id, f.severity, f.grade_cap])).toEqual([
+      ["backups.no_backup_agent", "high", "ephi_device_without_backup"],
+    ]);
+  });
+
+  it("the EHR server: Veeam's nightly backup and its November restore test; audit controls all in place", async () => {
+    const host = linuxEhrServerPersona();
+    const backups = await phaseOn(host, "backups");
+    expect(backups.findings).toEqual([]);
+    expect(backups.facts.readiness).toEqual({
+      ephi_bearing: true,
+      backup: {
+        state: "recent",
+        tool: "veeam",
+        at: new Date(2026, 0, 14, 22, 0).toISOString(),
+        age_hours: expect.any(Number),
+      },
+      restore: {
+        tool: "veeam",
+        at: new Date(2025, 10, 20, 10, 5).toISOString(),
+        duration_minutes: 102,
+        succeeded: true,
+      },
+      restore_records_kept_by: ["veeam"],
+    });
+    const access = await phaseOn(linuxEhrServerPersona(), "access_control");
+    expect(access.facts.audit).toMatchObject({
+      journal_persistent: true,
+      syslog_daemon: "rsyslogd",
+      auditd: { installed: true, running: true },
+    });
+    expect(access.findings.filter((f) => f.controls.includes("164.312(b)"))).toEqual([]);
   });
 
   it("Windows without BitLocker: every fixed volume is an unencrypted-volume finding", async () => {
@@ -357,7 +397,9 @@ describe("platform specifics", () => {
       });
       expect(byId.get("asset_inventory")?.facts.software_unavailable).toMatch(/not available on this machine/);
       expect(byId.get("backups")).toMatchObject({ status: "ok", findings: [] });
-      expect(byId.get("backups")?.facts.native_backup_unavailable).toMatch(/not available on this machine/);
+      expect(Object.values(byId.get("backups")?.facts.tools_not_read ?? {})).toEqual([
+        expect.stringMatching(/not available on this machine/),
+      ]);
       // The check it could not make is named, not passed.
       expect(byId.get("backups")?.facts.not_assessed).toEqual({
         last_backup: expect.stringMatching(/^could not be read: .*not available on this machine/),

@@ -1,12 +1,11 @@
 import type { EvidenceRecord, EvidenceReport, Npi } from "@hcs/protocol";
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { AppDeps } from "../app-deps.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import { getOwnedPractice } from "../services/practices.js";
 import type { AuditEventsTable } from "../store/schema.js";
-import type { Store } from "../store/store.js";
 import { eventsOfAccount } from "./event-owner.js";
-import { EVIDENCE_OPERATIONS } from "./evidence-operations.js";
+import { loggingEventsQuery } from "./logging-events.js";
 import { auditProofsFor } from "./proofs.js";
 
 export interface EvidenceQuery {
@@ -97,22 +96,4 @@ export async function accountLoggingEvents(
   return new Map([...events].filter(([, e]) => mine.has(Number(e.id))));
 }
 
-/**
- * The query of {@link loggingEvents}. PostgreSQL finds the events through its evidence index on the fields' columns
- * (migration 014); SQLite through its evidence table, where the writers file the events of the evidence operations
- * by resource (migration 026: the partial index it replaces made every audited call parse its record).
- */
-export function loggingEventsQuery(store: Pick<Store, "db" | "engine">, refs: readonly string[]) {
-  const entries = store.db
-    .selectFrom("audit_entries")
-    .selectAll()
-    .where("outcome", "=", "success")
-    .where("action", "in", [...EVIDENCE_OPERATIONS])
-    .orderBy("id");
-  if (store.engine !== "sqlite") return entries.where("resource", "in", refs);
-  return entries.where(
-    "id",
-    "in",
-    sql<number>`(select event_id from audit_evidence where resource in (${sql.join(refs)}))`,
-  );
-}
+export { loggingEventsQuery };

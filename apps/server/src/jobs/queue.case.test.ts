@@ -83,7 +83,7 @@ function queueSuite(engine: Engine, open: OpenTestStore) {
       expect(await balance()).toBe(before - 150);
       const job = await jobForAccount(deps, a.job_id, accountId);
       expect(job).toMatchObject({ status: "accepted", attempts: 0, max_attempts: 3, started_at: null });
-      await expect(jobForAccount(deps, a.job_id, "acct_other")).rejects.toMatchObject({ code: "forbidden" });
+      await expect(jobForAccount(deps, a.job_id, "acct_other")).rejects.toMatchObject({ code: "job_not_found" });
       await expect(jobForAccount(deps, "00000000-0000-0000-0000-000000000000", accountId)).rejects.toMatchObject({
         code: "job_not_found",
       });

@@ -146,7 +146,7 @@ export class Worker {
         });
         const result = await buildJobResult(trx, grade);
         // The report of the scan shows this moment: its grade row and the requirements as of now.
-        await recordScanBasisIn(trx, job, completedAt);
+        await recordScanBasisIn(trx, job, completedAt, this.deps.store.engine);
         await markCompleted(trx, job, {
           result,
           nowMs: completedAt.getTime(),

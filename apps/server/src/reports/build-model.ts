@@ -12,7 +12,9 @@ import {
   type Severity,
   SOURCES,
 } from "@hcs/protocol";
+import type { EvidenceCoverage } from "../audit/evidence-coverage.js";
 import { type GradeStanding, gradeStanding, standingSentence } from "../services/grade-standing.js";
+import { withAuditLogAsOf } from "./audit-trail-now.js";
 import { evidenceLines } from "./evidence-lines.js";
 import { formatDate, formatDateTime } from "./format.js";
 import { type ReportModel, ReportModelSchema, type ReportTrend } from "./model.js";
@@ -46,6 +48,8 @@ export interface ReportSources {
   }[];
   /** Size of the audit log's latest signed checkpoint (null before the first). */
   readonly checkpointSize: number | null;
+  /** Where the records the requirements read stand in the audit log now (requirement 13's audit-log part). */
+  readonly auditCoverage?: EvidenceCoverage | null;
   readonly generatedAt: string;
   /** The server's public URL, for the commands the report prints. */
   readonly publicUrl: string;
@@ -102,6 +106,7 @@ const evidenceLabel = (kind: string, ref: string) => {
   if (kind === "phase") return `Scanner phase: ${PHASES.find((p) => p.id === ref)?.title ?? ref}`;
   if (kind === "external_check")
     return `External scan: ${CATEGORIES[ref as keyof typeof CATEGORIES]?.title ?? ref.replace(/_/g, " ")}`;
+  if (kind === "audit_log") return "HCS audit log: the practice's evidence, hashed, signed and anchored";
   return `Practice records: ${ref.replace(/_/g, " ")}`;
 };
 
@@ -142,7 +147,7 @@ function auditRecordsOf(s: ReportSources): ReportModel["audit"]["records"] {
 
 /** The requirements section: its rows, and the sentence that says as of when they are (or why none show). */
 function requirementsOf(s: ReportSources, refOf: ReadonlyMap<string, string>): ReportModel["requirements"] {
-  const r = s.requirements;
+  const r = withAuditLogAsOf(s.requirements, s.auditCoverage ?? null, s.generatedAt);
   if (!r)
     return {
       as_of: null,
@@ -157,7 +162,11 @@ function requirementsOf(s: ReportSources, refOf: ReadonlyMap<string, string>): R
   const n = r.summary;
   return {
     as_of: r.as_of,
-    note: `${when}: ${n.met} met, ${n.partial} partial, ${n.not_met} not met, ${n.unknown} unknown (not assessed, or no evidence yet).`,
+    note: `${when}: ${n.met} met, ${n.partial} partial, ${n.not_met} not met, ${n.unknown} unknown (not assessed, or no evidence yet).${
+      r.requirements.some((x) => x.evidence.some((e) => e.kind === "audit_log")) && s.auditCoverage
+        ? " The audit-log part of requirement 13 is as of this report's generation, as the audit proof references are."
+        : ""
+    }`,
     summary: r.summary,
     items: r.requirements.map((item) => ({
       number: item.number,

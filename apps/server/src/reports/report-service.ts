@@ -1,6 +1,7 @@
 import type { Grade, JobResult } from "@hcs/protocol";
 import type { AppDeps } from "../app-deps.js";
 import { accountLoggingEvents } from "../audit/evidence.js";
+import { readEvidenceCoverage } from "../audit/evidence-coverage.js";
 import { isServiceError, ServiceError } from "../errors.js";
 import { assessRequirements, readPracticeEvidence } from "../services/compliance-state.js";
 import type { ServiceDeps } from "../services/deps.js";
@@ -101,7 +102,10 @@ export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accou
     requirements = assessRequirements(row.npi, generatedAt, evidence);
     assessments = evidence.assessments;
   }
-  const events = await accountLoggingEvents(deps, [`job:${jobId}`, ...requirementSources(requirements)], accountId);
+  const [events, auditCoverage] = await Promise.all([
+    accountLoggingEvents(deps, [`job:${jobId}`, ...requirementSources(requirements)], accountId),
+    readEvidenceCoverage(db, deps.store.engine, requirementSources(requirements)),
+  ]);
   return {
     job: { ...job, result, completed_at: completedAt },
     history: history.reverse().map((h) => ({ at: h.computed_at, score: h.compliance_score, grade: h.grade as Grade })),
@@ -119,6 +123,7 @@ export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accou
       leaf_index: e.leaf_index === null ? null : Number(e.leaf_index),
     })),
     checkpointSize: checkpoint?.size == null ? null : Number(checkpoint.size),
+    auditCoverage,
     generatedAt,
     publicUrl: deps.config.publicUrl,
   };

@@ -1,7 +1,8 @@
-import { REQUIREMENT_STATES } from "@hcs/protocol";
+import { REQUIREMENT_EVIDENCE_KINDS, REQUIREMENT_STATES } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import { z } from "zod";
 import { assessRequirements, readPracticeEvidenceIn } from "../services/compliance-state.js";
+import type { Engine } from "../store/migrations/engine.js";
 import type { Database } from "../store/schema.js";
 
 /*
@@ -27,7 +28,7 @@ export const RequirementsReadingSchema = z.object({
       last_verified: z.string().nullable(),
       evidence: z.array(
         z.object({
-          kind: z.enum(["phase", "external_check", "administrative"]),
+          kind: z.enum(REQUIREMENT_EVIDENCE_KINDS),
           ref: z.string(),
           state,
           detail: z.string(),
@@ -65,6 +66,7 @@ export async function recordScanBasisIn(
   trx: Transaction<Database>,
   job: { readonly id: string; readonly npi: string },
   completedAt: Date,
+  engine: Engine,
 ): Promise<void> {
   const [grade, evidence] = await Promise.all([
     trx
@@ -72,7 +74,7 @@ export async function recordScanBasisIn(
       .select((eb) => eb.fn.max("id").as("id"))
       .where("npi", "=", job.npi)
       .executeTakeFirst(),
-    readPracticeEvidenceIn(trx, job.npi, completedAt),
+    readPracticeEvidenceIn(trx, job.npi, completedAt, engine),
   ]);
   if (grade?.id == null) return;
   const basis = ScanBasisSchema.parse({

@@ -11,6 +11,7 @@ import {
   listPoliciesGroupAOperation,
 } from "./group-a/policies.js";
 import { practiceOperation } from "./group-a/practice.js";
+import { listRestoreTestsOperation, recordRestoreTestOperation } from "./group-a/restore-tests.js";
 import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./group-a/risk-assessment.js";
 import { trainingRecordsOperation, trainingStatusOperation } from "./group-a/training.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
@@ -109,6 +110,8 @@ export const OPERATIONS: readonly Operation[] = [
   submitRiskAssessmentOperation,
   trainingStatusOperation,
   trainingRecordsOperation,
+  recordRestoreTestOperation,
+  listRestoreTestsOperation,
 ];
 
 export const CATALOGUE: Catalogue = {

@@ -98,6 +98,7 @@ export async function startSamplePractices(options: SamplePracticesOptions = {})
         website: `https://${spec.websiteHost}/`,
         address,
         expected: spec.expected,
+        internal: spec.internal ?? null,
       });
     }
     dns = await startZoneDnsServer(

@@ -1,4 +1,5 @@
 import type { Grade, Npi } from "@hcs/protocol";
+import type { InternalHalf } from "./internal-half.js";
 import type { SiteSpec } from "./site-server.js";
 import type { ZoneRecord } from "./zone.js";
 
@@ -17,6 +18,8 @@ export interface SamplePractice {
     /** check_ids that must appear among the external findings. */
     readonly findings: readonly string[];
   };
+  /** Its scanner host's persona and its restore tests (requirements 6 and 13), or null: the demo runs a real scanner. */
+  readonly internal: InternalHalf | null;
 }
 
 /** Keys generated at start-up for a practice's DKIM records. */
@@ -51,4 +54,5 @@ export interface PracticeSpec {
   };
   readonly site: SiteSpec;
   readonly expected: SamplePractice["expected"];
+  readonly internal?: InternalHalf;
 }

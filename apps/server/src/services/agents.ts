@@ -10,6 +10,7 @@ import {
   uploadSigningMessage,
 } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
+import { withRestoreFindings } from "../readiness/host-restore.js";
 import { newId } from "../util/ids.js";
 import { timeSlicer } from "../util/time-slicer.js";
 import { consumeDeployToken, deployTokenHash } from "./deploy-tokens.js";
@@ -171,7 +172,9 @@ export async function acceptScanUpload(
     // yield falls between the new grade row and the commit.
     return await deps.store.db.transaction().execute(async (trx) => {
       // Threat intelligence: the server's end-of-life verdicts and KEV matches, each in its phase (docs/intelligence.md).
-      const recorded = await withServerPhaseFindings(trx, doc, host, receivedAt);
+      const intel = await withServerPhaseFindings(trx, doc, host, receivedAt);
+      // Restore readiness: the host's restore finding, from its backup tool's record and the practice's restore tests.
+      const recorded = await withRestoreFindings(trx, intel, agent.npi, host, receivedAt);
       const grade = await recordInternalScanIn(
         trx,
         { npi: agent.npi, doc: recorded, subject: host, scannedAt, now: receivedAt },

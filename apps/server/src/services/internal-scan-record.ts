@@ -8,6 +8,7 @@ import { iso } from "./deps.js";
 import { type PhasedFinding, writeSubjectFindings } from "./finding-writes.js";
 import { computeAndStoreGrade, currentGradeIn } from "./grades.js";
 import { scopeCovers } from "./internal-coverage.js";
+import { resultEvidence } from "./result-evidence.js";
 
 export interface InternalScan {
   readonly npi: string;
@@ -52,11 +53,13 @@ export async function recordInternalScanIn(
 
   const scope = JSON.stringify(doc.scope);
   for (const p of replaced) {
+    const found = resultEvidence(p.id, p.facts);
+    const evidence = found ? JSON.stringify(found) : null;
     await trx
       .insertInto("internal_results")
-      .values({ npi, subject, phase: p.id, assessed_at: at, scan_id: doc.scan_id, scope })
+      .values({ npi, subject, phase: p.id, assessed_at: at, scan_id: doc.scan_id, scope, evidence })
       .onConflict((oc) =>
-        oc.columns(["npi", "subject", "phase"]).doUpdateSet({ assessed_at: at, scan_id: doc.scan_id, scope }),
+        oc.columns(["npi", "subject", "phase"]).doUpdateSet({ assessed_at: at, scan_id: doc.scan_id, scope, evidence }),
       )
       .execute();
   }

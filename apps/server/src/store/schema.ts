@@ -97,6 +97,8 @@ export interface InternalResultsTable {
   scan_id: string;
   /** The scan's scope as uploaded (JSON {mode, targets}). */
   scope: string;
+  /** What the requirements read of the phase's facts (JSON, services/result-evidence.ts); null before migration 029. */
+  evidence: string | null;
 }
 
 export interface GradesTable {
@@ -483,6 +485,7 @@ export interface Database {
   eol_products: EolProductsTable;
   practice_profiles: PracticeProfilesTable;
   incidents: IncidentsTable;
+  restore_tests: RestoreTestsTable;
   policy_documents: PolicyDocumentsTable;
   risk_assessments: RiskAssessmentsTable;
   workforce_members: WorkforceMembersTable;
@@ -520,6 +523,22 @@ export interface IncidentsTable {
   record: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A restore test the practice recorded (readiness/restore-tests.ts). */
+export interface RestoreTestsTable {
+  id: string;
+  npi: string;
+  /** YYYY-MM-DD. */
+  tested_on: string;
+  system: string;
+  /** The system's name lower-cased, matched against scanner hosts' names. */
+  system_key: string;
+  data_restored: string;
+  time_to_restore_minutes: number;
+  /** `succeeded` or `failed`. */
+  outcome: string;
+  recorded_at: string;
 }
 
 /** One generated version of one of the 24 policies (Markdown; HTML is rendered from it). */

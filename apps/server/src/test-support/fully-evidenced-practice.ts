@@ -102,7 +102,7 @@ function expect2xx(what: string, res: TestResponse): TestResponse {
 }
 
 /** The external findings of a captured full scan (the Riverside sample practice), about `domain`. */
-function capturedExternalScan(domain: string): JobOutput {
+export function capturedExternalScan(domain: string): JobOutput {
   const findings = RIVERSIDE.job.result.findings
     .filter((f) => f.source === "external")
     .map(({ first_seen: _f, last_seen: _l, ...f }) =>
@@ -121,7 +121,7 @@ function capturedExternalScan(domain: string): JobOutput {
  * run's findings: everything after the scan — the KEV match of the site's disclosed versions, the assessment, the
  * grade, the job result, the completion's audit event — is the worker's own code.
  */
-async function completeWithCapturedScan(t: TestServer, jobId: string, output: JobOutput): Promise<void> {
+export async function completeWithCapturedScan(t: TestServer, jobId: string, output: JobOutput): Promise<void> {
   const { store, secrets, now, logger } = t.server.deps;
   const worker = new Worker(
     { store, secrets, now, logger, executors: { full: async () => output } },

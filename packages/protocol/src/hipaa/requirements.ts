@@ -2,14 +2,21 @@ import type { CategoryName } from "../categories.js";
 import type { PhaseId } from "../phases.js";
 import type { HipaaControlId } from "./controls.js";
 
-/** What produces the evidence for a requirement. */
+/**
+ * What produces the evidence for a requirement: a scanner phase, the external checks of a category, a record the
+ * practice keeps in HCS, or HCS's own audit log of the practice's evidence (audit.md).
+ */
 export type RequirementEvidence =
   | { readonly kind: "phase"; readonly phase: PhaseId }
   | { readonly kind: "external_check"; readonly category: CategoryName }
-  | { readonly kind: "administrative"; readonly record: AdministrativeRecord };
+  | { readonly kind: "administrative"; readonly record: AdministrativeRecord }
+  | { readonly kind: "audit_log"; readonly log: "evidence_records" };
 
-/** Records kept by the practice in HCS (Group A) that evidence administrative requirements. */
-export type AdministrativeRecord = "risk_assessment" | "policies" | "training" | "baa" | "audit_trail" | "incidents";
+/**
+ * Records kept by the practice in HCS (Group A) that evidence a requirement: the administrative records, and the
+ * restore tests of the contingency plan.
+ */
+export type AdministrativeRecord = "risk_assessment" | "policies" | "training" | "baa" | "incidents" | "restore_tests";
 
 export interface ComplianceRequirement {
   readonly id: string;
@@ -21,6 +28,7 @@ export interface ComplianceRequirement {
 const phase = (p: PhaseId): RequirementEvidence => ({ kind: "phase", phase: p });
 const external = (category: CategoryName): RequirementEvidence => ({ kind: "external_check", category });
 const admin = (record: AdministrativeRecord): RequirementEvidence => ({ kind: "administrative", record });
+const auditLog: RequirementEvidence = { kind: "audit_log", log: "evidence_records" };
 
 /**
  * The 13 requirements the scanner and the external scan verify together
@@ -61,7 +69,8 @@ export const COMPLIANCE_REQUIREMENTS = [
     id: "backup_restore",
     title: "Backup and 72-hour restore readiness",
     controls: ["164.308(a)(7)(ii)(A)", "164.308(a)(7)(ii)(B)", "164.308(a)(7)(ii)(D)", "164.310(d)(2)(iv)"],
-    evidence: [phase("backups")],
+    // Backups recent on the ePHI-holding hosts; a restore of each ePHI-holding system tested (docs/scoring.md#9-requirements-6-and-13-restore-readiness-and-the-audit-trail).
+    evidence: [phase("backups"), admin("restore_tests")],
   },
   {
     id: "ephi_data_flow",
@@ -103,7 +112,8 @@ export const COMPLIANCE_REQUIREMENTS = [
     id: "audit_trail",
     title: "Audit trail with SHA-256 hashing and blockchain-anchored proof",
     controls: ["164.312(b)", "164.308(a)(1)(ii)(D)", "164.312(c)(1)"],
-    evidence: [admin("audit_trail")],
+    // The audit controls of the ePHI-holding hosts, and the practice's evidence in HCS's hashed, signed log.
+    evidence: [phase("access_control"), auditLog],
   },
 ] as const satisfies readonly ComplianceRequirement[];
 

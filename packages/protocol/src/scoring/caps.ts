@@ -23,6 +23,10 @@ export const GRADE_CAPS = {
     max_grade: "C",
     reason: "A device that holds ePHI has an unencrypted fixed volume",
   },
+  ephi_device_without_backup: {
+    max_grade: "C",
+    reason: "A device that holds ePHI has no backup, or its backup tool has never completed one",
+  },
   known_exploited_past_due: {
     max_grade: "C",
     reason:

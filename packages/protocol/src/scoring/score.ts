@@ -11,7 +11,7 @@ import { type AppliedCap, GRADE_CAPS, type GradeCapId } from "./caps.js";
 import { gradeCeiling, gradeForScore } from "./grade.js";
 
 /** Identifies the scoring model; stored with every grade so old grades stay explainable. */
-export const SCORING_VERSION = "hcs-score-2026.2";
+export const SCORING_VERSION = "hcs-score-2026.3";
 
 /** Points a category loses per finding of each severity (a category starts at 100 and stops at 0). */
 export const SEVERITY_DEDUCTIONS = {

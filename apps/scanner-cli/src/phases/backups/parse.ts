@@ -1,3 +1,5 @@
+import type { TargetKind } from "./record.js";
+
 /**
  * Pure readers of the native backup tools' listings. Time Machine and timeshift name backups after the local
  * time they started, so those are built in the scanner's own time zone, which is the machine's; wbadmin's
@@ -49,6 +51,23 @@ export function parseWbadminVersions(text: string): Date[] {
     out.push(new Date(Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2]), Number(m[4]), Number(m[5]))));
   }
   return out.sort((a, b) => a.getTime() - b.getTime());
+}
+
+/**
+ * `wbadmin get versions`: the kinds of the targets its versions went to (`Backup target: Fixed Disk labeled F:`,
+ * `Network Share labeled \\server\share`), each once; the label itself is not kept. English labels only (wbadmin
+ * translates them): other languages give no kind, which is not a finding.
+ */
+export function parseWbadminTargets(text: string): TargetKind[] {
+  const kinds = new Set<TargetKind>();
+  for (const m of text.matchAll(/^\s*Backup target:\s*(.+?)\s*$/gm)) {
+    const target = m[1]!;
+    if (/^Fixed Disk/i.test(target)) kinds.add("local_disk");
+    else if (/^(Removable|External) Disk/i.test(target)) kinds.add("removable_disk");
+    else if (/^Network Share/i.test(target)) kinds.add("network_share");
+    else if (/^(DVD|Optical)/i.test(target)) kinds.add("optical");
+  }
+  return [...kinds];
 }
 
 /** `timeshift --list`: the snapshots' start times (`2020-06-17_00-57-44`), oldest first; null without a listing. */

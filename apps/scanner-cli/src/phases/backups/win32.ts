@@ -1,23 +1,34 @@
 import type { Host } from "../../host/host.js";
 import { commandUnavailable } from "../shared/command.js";
-import type { Reading } from "../shared/unavailable.js";
-import { parseWbadminVersions } from "./parse.js";
-import type { NativeBackupRecord } from "./record.js";
+import { parseWbadminTargets, parseWbadminVersions } from "./parse.js";
+import { type BackupReading, combineReadings, type ToolRecord, type UnreadTool } from "./record.js";
+import { resticRecord } from "./repositories.js";
+
+/**
+ * The backup tools of a Windows machine whose records the scanner can read: Windows Server Backup and restic.
+ * Veeam Agent for Windows, Acronis and Datto keep their job history in their own databases or logs, of which no
+ * readable capture was found (phases/FIXTURES.md): they are recognised from the installed programs only.
+ */
+export async function windowsBackups(host: Host, signal: AbortSignal): Promise<BackupReading> {
+  return combineReadings(await Promise.all([windowsBackupRecord(host, signal), resticRecord(host, signal)]));
+}
 
 /**
  * Windows Server Backup / "Backup and Restore (Windows 7)" versions from wbadmin, which needs an elevated scan.
- * Third-party agents (Veeam, Acronis, …) keep their own catalogues; they are recognised from the inventory only.
+ * wbadmin ships with Windows: one that cannot be read leaves the system's own backup not established.
  */
-export async function windowsBackupRecord(host: Host, signal: AbortSignal): Promise<Reading<NativeBackupRecord>> {
+export async function windowsBackupRecord(host: Host, signal: AbortSignal): Promise<ToolRecord | UnreadTool> {
   const r = await host.exec("wbadmin", ["get", "versions"], { signal });
   const problem = commandUnavailable(r);
-  if (problem) return problem;
+  if (problem) return { tool: "windows_server_backup", message: problem.message, kind: problem.kind };
   // With no backup wbadmin prints a (translated) message and no version identifier; the identifiers decide.
   const versions = parseWbadminVersions(r.stdout);
+  const targets = parseWbadminTargets(r.stdout);
   return {
-    source: "windows_server_backup",
+    tool: "windows_server_backup",
     configured: versions.length > 0,
-    lastBackupAt: versions[versions.length - 1] ?? null,
+    lastBackupAt: versions.at(-1) ?? null,
     count: versions.length,
+    ...(targets.length > 0 ? { destinations: targets } : {}),
   };
 }

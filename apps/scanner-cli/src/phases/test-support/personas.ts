@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import { createFakeHost, type FakeHost } from "../../host/fake-host.js";
 
 const fixture = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
-const osInfo = (platform: string, distro: string, release: string) => ({
+const osInfo = (platform: string, distro: string, release: string, hostname = "frontdesk-01") => ({
   platform,
   distro,
   release,
   codename: "",
   kernel: "",
   arch: "x64",
-  hostname: "frontdesk-01",
+  hostname,
   build: "",
 });
 const interfaces = [
@@ -82,6 +82,78 @@ export function linuxPersona(): FakeHost {
       })),
     },
     net: { open: ["127.0.0.1:5432", "127.0.0.1:6379", "127.0.0.1:3306"] },
+  });
+}
+
+/**
+ * The practice's EHR server (Debian 12, PostgreSQL): LUKS, a persistent journal with rsyslog, auditd and chrony,
+ * and Veeam Agent for Linux backing it up nightly, with a restore tested in November 2025 (1 h 42 min). The
+ * contingency and audit-control half of requirements 6 and 13 as a well-run practice shows it; its commands are
+ * answered from the captures the linux persona uses, and Veeam's from the composed session list (FIXTURES.md).
+ */
+export function linuxEhrServerPersona(): FakeHost {
+  return createFakeHost({
+    platform: "linux",
+    hostname: "ehr-server",
+    isPrivileged: true,
+    commands: {
+      "ip -j neigh show": fixture("discovery/fixtures/linux-ip-neigh.json"),
+      "lsblk -J -b -o NAME,TYPE,FSTYPE,MOUNTPOINT,SIZE,RM,RO": fixture(
+        "disk_encryption/fixtures/linux-lsblk-luks.json",
+      ),
+      "dpkg-query -W -f=${Package}\t${Version}\n": fixture("asset_inventory/fixtures/linux-dpkg-query.txt"),
+      "apt list --upgradable": fixture("patches/fixtures/linux-apt-list-upgradable.txt"),
+      "ufw status verbose": fixture("segmentation/fixtures/linux-ufw-status-inactive.txt"),
+      "sshd -T": fixture("mfa/fixtures/linux-sshd-T.txt"),
+      "timedatectl show": fixture("access_control/fixtures/linux-timedatectl-show.txt"),
+      "veeamconfig session list": fixture("backups/fixtures/linux-veeamconfig-session-list.txt"),
+    },
+    files: {
+      "/etc/group": fixture("access_control/fixtures/linux-group.txt"),
+      "/etc/passwd": fixture("access_control/fixtures/linux-passwd.txt"),
+      "/etc/login.defs": fixture("access_control/fixtures/linux-login.defs"),
+      "/etc/systemd/journald.conf": fixture("access_control/fixtures/linux-journald.conf"),
+      // journald's `auto` storage keeps the journal on disk once /var/log/journal exists.
+      "/var/log/journal/3f1c9a7e5b2d4c6e8a0b1d3f5e7a9c1b/system.journal": "",
+      "/usr/sbin/auditd": "",
+      "/etc/pam.d/common-password": fixture("access_control/fixtures/linux-pam-common-password.txt"),
+      "/etc/profile": fixture("access_control/fixtures/linux-profile.txt"),
+      "/etc/pam.d/common-auth": fixture("mfa/fixtures/linux-pam-common-auth.txt"),
+      "/etc/pam.d/sshd": fixture("mfa/fixtures/linux-pam-sshd.txt"),
+      "/proc/net/tcp": fixture("ports/fixtures/linux-proc-net-tcp.txt"),
+      "/proc/net/tcp6": fixture("ports/fixtures/linux-proc-net-tcp6.txt"),
+      "/etc/postgresql/15/main/pg_hba.conf": fixture("ports/fixtures/linux-pg_hba.conf"),
+    },
+    sysinfo: {
+      osInfo: osInfo("linux", "Debian GNU/Linux", "12", "ehr-server"),
+      networkInterfaces: interfaces,
+      defaultGateway: "192.168.50.1",
+      processes: [
+        "systemd",
+        "systemd-journald",
+        "rsyslogd",
+        "auditd",
+        "chronyd",
+        "sshd",
+        "cron",
+        "postgres",
+        "veeamservice",
+      ].map((name, i) => ({ pid: i + 1, name, command: name, user: "root" })),
+    },
+    net: { open: ["127.0.0.1:5432"] },
+  });
+}
+
+/**
+ * A Linux machine on which nothing could be read: no tools, no files, no privileges. What the scanner says when it
+ * cannot tell (requirements 6 and 13 unknown for it).
+ */
+export function bareLinuxPersona(): FakeHost {
+  return createFakeHost({
+    platform: "linux",
+    hostname: "kiosk-03",
+    isPrivileged: false,
+    sysinfo: { osInfo: osInfo("linux", "Debian GNU/Linux", "12", "kiosk-03") },
   });
 }
 

@@ -56,6 +56,8 @@ table { border-collapse: collapse; width: 100%; }
 .pill { display: inline-block; white-space: nowrap; padding: 0.05rem 0.55rem; border-radius: 1rem; font-size: 0.8rem; font-weight: 600; }
 .pill-full { background: #dcfae6; color: #085d3a; } .pill-partial { background: #fef0c7; color: #7a2e0e; }
 .pill-none { background: var(--soft); color: #344054; }
+.pill-not-met { background: #fee4e2; color: #912018; } .pill-unknown { background: #f2f4f7; color: #475467; }
+.requirements { padding-left: 1.5rem; } .requirements li { margin: 0.3rem 0; } .requirements ul { margin: 0.3rem 0 0.6rem; }
 .coverage { list-style: none; padding: 0; margin: 0; } .coverage li { padding: 0.25rem 0; }
 .sev { display: inline-block; min-width: 4.6rem; text-align: center; padding: 0.05rem 0.45rem; border-radius: 0.3rem;
   font-size: 0.75rem; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; }

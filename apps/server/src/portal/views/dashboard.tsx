@@ -1,4 +1,4 @@
-import { SEVERITIES } from "@hcs/protocol";
+import { CATEGORIES, type ComplianceState, PHASES, SEVERITIES } from "@hcs/protocol";
 import type { GradePoint } from "../../services/grade-history.js";
 import { type GradeStanding, standingSentence } from "../../services/grade-standing.js";
 import { CategoryBars, ScoreTrendChart } from "./charts.js";
@@ -6,6 +6,56 @@ import { FindingCard, type StoredFinding } from "./finding-card.js";
 import { PortalPage, type Viewer } from "./layout.js";
 
 const SOURCE_LABEL = { external: "External scan", internal: "Internal scanner", administrative: "Records" } as const;
+const REQUIREMENT_PILL = {
+  met: "pill-full",
+  partial: "pill-partial",
+  not_met: "pill-not-met",
+  unknown: "pill-unknown",
+} as const;
+const REQUIREMENT_WORD = { met: "met", partial: "partial", not_met: "not met", unknown: "unknown" } as const;
+
+/** What a piece of a requirement's evidence is, in the words the report uses. */
+function evidenceLabel(kind: string, ref: string): string {
+  if (kind === "phase") return `Scanner: ${PHASES.find((p) => p.id === ref)?.title ?? ref}`;
+  if (kind === "external_check") return `External scan: ${CATEGORIES[ref as keyof typeof CATEGORIES]?.title ?? ref}`;
+  if (kind === "audit_log") return "HCS audit log of the evidence";
+  return `Records: ${ref.replace(/_/g, " ")}`;
+}
+
+/**
+ * The 13 HIPAA requirements as hipaa.compliance_state states them now, each opening to its evidence and what holds
+ * it back (requirements 6 and 13: docs/scoring.md §9).
+ */
+function RequirementsSection({ state }: { state: ComplianceState }) {
+  const n = state.summary;
+  return (
+    <section class="card">
+      <h2>HIPAA requirements</h2>
+      <p class="muted small">
+        {n.met} met, {n.partial} partial, {n.not_met} not met, {n.unknown} unknown (not assessed, or no evidence yet).
+      </p>
+      <ol class="requirements">
+        {state.requirements.map((r) => (
+          <li>
+            <details>
+              <summary>
+                <span class={`pill ${REQUIREMENT_PILL[r.state]}`}>{REQUIREMENT_WORD[r.state]}</span> {r.title}
+              </summary>
+              <ul>
+                {r.evidence.map((e) => (
+                  <li>
+                    <strong>{evidenceLabel(e.kind, e.ref)}</strong>: {REQUIREMENT_WORD[e.state]} — {e.detail}
+                    {e.findings.length > 0 && <span class="muted small"> ({e.findings.join(", ")})</span>}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
 
 /**
  * The practice's dashboard: grade and score, the statement of its standing (score, grade, open findings by severity,
@@ -17,12 +67,15 @@ export function DashboardPage({
   standing,
   history,
   topFindings,
+  requirements,
 }: {
   viewer: Viewer;
   practiceName: string;
   standing: GradeStanding | null;
   history: readonly GradePoint[];
   topFindings: readonly StoredFinding[];
+  /** The 13 requirements now (hipaa.compliance_state). */
+  requirements: ComplianceState;
 }) {
   const grade = standing?.record;
   if (!standing || !grade)
@@ -102,6 +155,7 @@ export function DashboardPage({
           )}
         </div>
       </section>
+      <RequirementsSection state={requirements} />
       <section class="card">
         <h2>Top findings</h2>
         {topFindings.length === 0 ? (

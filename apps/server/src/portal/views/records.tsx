@@ -2,6 +2,7 @@ import type { BusinessAssociates } from "../../administrative/business-associate
 import type { IncidentView } from "../../administrative/incident-schema.js";
 import type { PolicyList } from "../../administrative/policies/policy-documents.js";
 import type { TrainingStatus } from "../../administrative/training.js";
+import type { RestoreTestView } from "../../readiness/restore-tests-schema.js";
 import { can, PortalRoleSchema } from "../roles.js";
 import { Notice, PortalPage, type Viewer } from "./layout.js";
 import { Pill } from "./pill.js";
@@ -14,6 +15,7 @@ export function RecordsPage({
   incidents,
   training,
   associates,
+  restoreTests,
   policies,
   policyChanges,
   notice,
@@ -23,6 +25,7 @@ export function RecordsPage({
   incidents: readonly IncidentView[];
   training: TrainingStatus;
   associates: BusinessAssociates;
+  restoreTests: readonly RestoreTestView[];
   policies: PolicyList;
   policyChanges: PolicyChanges;
   /** What the change that redirected here did (e.g. a business associate removed). */
@@ -189,6 +192,62 @@ export function RecordsPage({
           </table>
         </section>
       )}
+      <section class="card">
+        <h2>Restore tests (contingency plan)</h2>
+        <p class="muted small">
+          Requirement 6 is met when a restore of every system that holds ePHI was tested within 12 months and took under
+          72 hours, and backups are recent.
+        </p>
+        {canEdit && (
+          <p>
+            <a class="button" href={`/portal/practices/${npi}/restore-tests/new`}>
+              Record a restore test
+            </a>
+          </p>
+        )}
+        {restoreTests.length === 0 ? (
+          <p class="muted">No restore test recorded.</p>
+        ) : (
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Tested on</th>
+                <th scope="col">System</th>
+                <th scope="col">Data restored</th>
+                <th scope="col">Time to restore</th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {restoreTests.map((r) => (
+                <tr>
+                  <td>
+                    {r.tested_on}
+                    {!r.current && <span class="muted small"> (over 12 months ago)</span>}
+                  </td>
+                  <td>{r.system}</td>
+                  <td>{r.data_restored}</td>
+                  <td>
+                    {Math.round((r.time_to_restore_minutes / 60) * 10) / 10} h
+                    {!r.within_72_hours && <span class="muted small"> (over 72 hours)</span>}
+                  </td>
+                  <td>
+                    <Pill
+                      state={
+                        r.outcome === "succeeded" && r.within_72_hours && r.current
+                          ? "current"
+                          : r.outcome === "failed"
+                            ? "failed"
+                            : "out_of_date"
+                      }
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
       <PoliciesSection npi={npi} policies={policies} changes={policyChanges} />
     </PortalPage>
   );

@@ -20,6 +20,7 @@ import { mountPrivacyRoutes } from "./privacy-routes.js";
 import { mountRecordsRoutes } from "./records-routes.js";
 import { mountReportsRoutes } from "./reports-routes.js";
 import { sendPage } from "./responses.js";
+import { mountRestoreTestRoutes } from "./restore-test-routes.js";
 import { mountRiskAssessmentRoutes } from "./risk-assessment-routes.js";
 import { setSecurityHeaders } from "./security-headers.js";
 import { mountSettingsRoutes } from "./settings-routes.js";
@@ -87,6 +88,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountIncidentRoutes(router, deps);
   mountTrainingRoutes(router, deps);
   mountBusinessAssociateRoutes(router, deps);
+  mountRestoreTestRoutes(router, deps);
   mountPrivacyRoutes(router, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();

@@ -7,6 +7,7 @@ import type { HcsState } from "../../http/state.js";
 import { installFromThisServer } from "../../routes/group-b/network.js";
 import { groupAgents } from "../../services/agent-groups.js";
 import { lastScanByAgent } from "../../services/agent-last-scans.js";
+import { evaluateComplianceState, readPracticeEvidence } from "../../services/compliance-state.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
 import { findingsPage } from "../../services/findings-page.js";
@@ -53,9 +54,10 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
       if (isServiceError(err) && err.code === "no_grade_yet") return null;
       throw err;
     });
-    const [history, top] = await Promise.all([
+    const [history, top, evidence] = await Promise.all([
       gradeHistory(deps, practice.npi, accountId),
       findingsPage(deps, { npi: practice.npi, accountId, status: "open", limit: 5 }),
+      readPracticeEvidence(deps, practice.npi),
     ]);
     sendPage(
       ctx,
@@ -65,6 +67,7 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
         standing={standing}
         history={history}
         topFindings={top.findings}
+        requirements={evaluateComplianceState(practice.npi, deps.now().toISOString(), evidence)}
       />,
     );
   });

@@ -6,6 +6,7 @@ import { groupBDownload, listPolicies, policyDownload } from "../../administrati
 import { trainingStatus } from "../../administrative/training.js";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsState } from "../../http/state.js";
+import { listRestoreTests } from "../../readiness/restore-tests.js";
 import { getAccount } from "../../services/accounts.js";
 import { PortalError } from "../portal-errors.js";
 import { can } from "../roles.js";
@@ -23,8 +24,12 @@ const PolicyQuerySchema = z.object({ format: z.enum(["html", "markdown"]).defaul
 const RecordsQuerySchema = z.object({
   generated: z.coerce.number().int().min(0).max(24).optional(),
   removed: z.literal("business_associate").optional(),
+  recorded: z.literal("restore_test").optional(),
 });
 const REMOVED_NOTICE = { business_associate: "The business associate was removed from the records." } as const;
+const RECORDED_NOTICE = {
+  restore_test: "The restore test was recorded; requirement 6 and the grade now count it.",
+} as const;
 
 /** The practice's administrative records (read) and policy downloads, over the administrative services. */
 export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): void {
@@ -33,13 +38,14 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
     if (!signedIn) return;
     const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
     const query = RecordsQuerySchema.safeParse(ctx.query);
-    const [incidents, training, associates, policies, viewer, account] = await Promise.all([
+    const [incidents, training, associates, policies, viewer, account, restoreTests] = await Promise.all([
       listIncidents(deps, practice.npi),
       trainingStatus(deps, practice.npi),
       listBusinessAssociates(deps, practice.npi),
       listPolicies(deps, practice.npi, groupBDownload),
       viewerOf(deps, signedIn, practice.npi),
       getAccount(deps, signedIn.session.user.accountId),
+      listRestoreTests(deps, practice.npi),
     ]);
     sendPage(
       ctx,
@@ -49,6 +55,7 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
         incidents={incidents}
         training={training}
         associates={associates}
+        restoreTests={restoreTests}
         policies={policies}
         policyChanges={{
           allowed: can(signedIn.session.user.role, "change_records"),
@@ -58,6 +65,7 @@ export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): voi
           generated: query.success ? (query.data.generated ?? null) : null,
         }}
         {...(query.success && query.data.removed ? { notice: REMOVED_NOTICE[query.data.removed] } : {})}
+        {...(query.success && query.data.recorded ? { notice: RECORDED_NOTICE[query.data.recorded] } : {})}
       />,
     );
   });

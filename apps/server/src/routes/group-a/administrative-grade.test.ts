@@ -58,7 +58,7 @@ describe.each(runPg ? (["sqlite", "postgres"] as const) : (["sqlite"] as const))
         },
       });
       expect(await admin()).toBe(20);
-      expect((await practice()).compliance.grade?.scoring_version).toBe("hcs-score-2026.2");
+      expect((await practice()).compliance.grade?.scoring_version).toBe("hcs-score-2026.3");
 
       await t.request("/v1/risk-assessment", {
         method: "POST",

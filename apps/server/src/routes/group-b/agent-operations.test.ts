@@ -198,7 +198,12 @@ describe("hipaa.compliance_state and hipaa.compliance_delta", () => {
     const byId = Object.fromEntries(state.requirements.map((r) => [r.id, r]));
     expect(byId.encryption_at_rest!.state).toBe("not_met");
     expect(byId.encryption_at_rest!.evidence[0]!.findings).toHaveLength(1);
-    expect(byId.backup_restore!.state).toBe("met");
+    // Backups recent, restore readiness unknown: no system is known to hold ePHI and no restore test is recorded.
+    expect(byId.backup_restore!.state).toBe("partial");
+    expect(byId.backup_restore!.evidence.map((e) => [e.ref, e.state])).toEqual([
+      ["backups", "met"],
+      ["restore_tests", "unknown"],
+    ]);
     expect(byId.external_vulnerability_scanning!.state).toBe("met");
     expect(byId.multi_factor_authentication!.state).toBe("unknown");
     expect(byId.staff_training!.state).toBe("unknown");

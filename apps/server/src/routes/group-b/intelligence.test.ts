@@ -361,7 +361,7 @@ describe.skipIf(!CURRENT || !ARCHIVE || !KEV)("threat and breach intelligence ov
       ]);
       const grade = GradeRecordSchema.parse((await get(`/v1/a2a/grade/${NPI}`)).json);
       expect(grade.caps_applied.map((c) => c.id)).toContain("known_exploited_past_due");
-      expect(grade.scoring_version).toBe("hcs-score-2026.2");
+      expect(grade.scoring_version).toBe("hcs-score-2026.3");
     });
 
     it("end-of-life verdicts: the scanner's stand until the server holds data, then every host is re-judged on import", async () => {

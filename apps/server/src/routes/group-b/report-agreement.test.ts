@@ -256,7 +256,7 @@ function reportSuite(engine: "sqlite" | "postgres") {
       }
     });
 
-    it("a report never contradicts itself: internal evidence only where the scan had internal data, every finding a requirement cites is in the report, requirement 13 not assessed", async () => {
+    it("a report never contradicts itself: internal evidence only where the scan had internal data, every finding a requirement cites is in the report, requirement 13 unknown without a host's audit controls", async () => {
       const html = await reportHtml(firstJob);
       const scan = scanStanding(html)!;
       expect(scan.coverage.internal).toBe("none");
@@ -268,10 +268,13 @@ function reportSuite(engine: "sqlite" | "postgres") {
       const articles = new Set([...html.matchAll(/<article class="finding[^"]*" id="([^"]+)">/g)].map((m) => m[1]!));
       for (const ref of cited) expect(articles).toContain(ref);
       expect(html).not.toContain(criticalFindingId);
-      // The audit trail requirement is not assessed, and the report does not claim no audit trail is kept while it
-      // lists audit proof references.
+      // The audit trail requirement is unknown (no host's audit controls were read) while its audit-log part states
+      // the evidence in the hashed log, and the report does not claim no audit trail is kept while it lists audit
+      // proof references.
       const row13 = /<tr>\s*<td class="num">13<\/td>([\s\S]*?)<\/tr>/.exec(requirements)![1]!;
-      expect(row13).toMatch(/not assessed/i);
+      expect(row13).toMatch(/class="pill state-unknown"/);
+      expect(row13).toMatch(/no host&#39;s audit controls were read|no host's audit controls were read/);
+      expect(row13).toMatch(/HCS audit log: the practice&#39;s evidence|HCS audit log: the practice's evidence/);
       expect(row13).not.toMatch(/no audit trail/i);
       expect(html).toContain("Audit proof references");
       if (hasPdftotext) {

@@ -93,6 +93,12 @@ export const harbor: PracticeSpec = {
       },
     },
   },
+  // A kiosk on which the scanner could read nothing (no tools, no privileges). Both requirements unknown.
+  internal: {
+    persona: "linux-bare",
+    restoreTests: [],
+    expected: { backup_restore: "unknown", audit_trail: "unknown" },
+  },
   expected: {
     grades: ["F"],
     findings: [

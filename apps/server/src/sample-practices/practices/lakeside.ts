@@ -109,5 +109,20 @@ export const lakeside: PracticeSpec = {
       },
     },
   },
+  // The well-run practice's EHR server: Veeam backs it up nightly, its restore was tested and recorded; persistent,
+  // audited logs. Requirements 6 and 13 met.
+  internal: {
+    persona: "linux-ehr-server",
+    restoreTests: [
+      {
+        days_ago: 40,
+        system: "ehr-server",
+        data_restored: "EHR database and scanned documents, restored to a spare server",
+        time_to_restore_minutes: 190,
+        outcome: "succeeded",
+      },
+    ],
+    expected: { backup_restore: "met", audit_trail: "met" },
+  },
   expected: { grades: ["A"], findings: [] },
 };

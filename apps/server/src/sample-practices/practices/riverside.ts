@@ -78,6 +78,21 @@ export const riverside: PracticeSpec = {
       },
     },
   },
+  // A Linux front desk with PostgreSQL and no backup at all, whose one restore attempt failed; its journal is kept in
+  // memory only. Both requirements not met.
+  internal: {
+    persona: "linux-frontdesk",
+    restoreTests: [
+      {
+        days_ago: 75,
+        system: "frontdesk-01",
+        data_restored: "PostgreSQL dump of the scheduling database",
+        time_to_restore_minutes: 45,
+        outcome: "failed",
+      },
+    ],
+    expected: { backup_restore: "not_met", audit_trail: "not_met" },
+  },
   expected: {
     grades: ["F"],
     findings: [

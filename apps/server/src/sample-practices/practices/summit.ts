@@ -104,6 +104,13 @@ export const summit: PracticeSpec = {
       },
     },
   },
+  // A Windows front desk backed up by Windows Server Backup: backups recent, no system shown to hold ePHI and no
+  // restore test recorded; its Security log is the stock 20 MB and its clock runs free. Both requirements partial.
+  internal: {
+    persona: "win32-frontdesk",
+    restoreTests: [],
+    expected: { backup_restore: "partial", audit_trail: "partial" },
+  },
   expected: {
     grades: ["D"],
     findings: [

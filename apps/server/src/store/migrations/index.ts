@@ -25,6 +25,7 @@ import { auditRecordsTableMigration } from "./025-audit-records-table.js";
 import { auditAppendIndexesMigration } from "./026-audit-append-indexes.js";
 import { gradeChangesMigration } from "./027-grade-changes.js";
 import { jobReportBasisMigration } from "./028-job-report-basis.js";
+import { restoreReadinessMigration } from "./029-restore-readiness.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -56,5 +57,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "026-audit-append-indexes": auditAppendIndexesMigration(engine),
     "027-grade-changes": gradeChangesMigration(engine),
     "028-job-report-basis": jobReportBasisMigration(engine),
+    "029-restore-readiness": restoreReadinessMigration(engine),
   };
 }
