@@ -147,7 +147,12 @@ describe("the Linux tools, through the host", () => {
       createFakeHost({ platform: "linux", commands: { "timeshift --list": { permissionDenied: true, exitCode: 1 } } }),
       signal,
     );
-    expect(notRoot).toEqual({ tool: "timeshift", message: "timeshift needs administrator (root) privileges" });
+    // A permission refusal says so: without root it is a privilege gap (docs/scanner.md, "Checks that need privileges").
+    expect(notRoot).toEqual({
+      tool: "timeshift",
+      message: "timeshift needs administrator (root) privileges",
+      kind: "permission",
+    });
   });
 
   it("Veeam: the newest successful backup session and the newest finished restore with its duration", async () => {
