@@ -7,7 +7,8 @@ import { runScanner } from "../test-support/run-scanner.js";
 
 // The same scan of this machine as root and as an unprivileged account (nobody, through runuser): what the
 // unprivileged run could not read is listed as not assessed with its reason, and its grade is never the better one.
-// Needs root and runuser (util-linux), as CI's machine has; skipped elsewhere.
+// Needs root, runuser (util-linux) and a Node that nobody may execute (a Node unpacked under a 0700 directory is
+// not), as CI's machine has; skipped elsewhere.
 
 const PHASES = "ports,access_control,patches,backups";
 const BIN = join(import.meta.dirname, "..", "bin.ts");
@@ -15,7 +16,7 @@ const BIN = join(import.meta.dirname, "..", "bin.ts");
 const canSwitchUser = (() => {
   if (process.getuid?.() !== 0) return false;
   try {
-    execFileSync("runuser", ["-u", "nobody", "--", "true"], { stdio: "ignore" });
+    execFileSync("runuser", ["-u", "nobody", "--", process.execPath, "--version"], { stdio: "ignore" });
     return true;
   } catch {
     return false;
