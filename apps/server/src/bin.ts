@@ -165,7 +165,7 @@ program
   .description("Create or upgrade the database schema, then exit")
   .addHelpText(
     "after",
-    "\nPrints each migration it applied, or that none was pending.\n",
+    "\nPrints each migration it applied, or that none was pending. Back up first (docs/operations.md#upgrading).\n",
   )
   .action(async () => {
     const resolved = commandConfig(cli, "setup");
