@@ -90,7 +90,7 @@ describe("the server operator's first start, as README and the banner say", () =
   it("every next step works pasted into a shell without the server's environment", async () => {
     const steps = nextSteps();
     expect(steps.length).toBeGreaterThanOrEqual(6);
-    const answers = [];
+    const answers: { step: string; code: number; stdout: string; stderr: string }[] = [];
     for (const step of steps) {
       const r = await paste(step);
       expect(r.code, `${step}\n${r.stdout}\n${r.stderr}`).toBe(0);
