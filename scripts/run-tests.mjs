@@ -69,6 +69,8 @@ let skipped = 0;
 const lines = [];
 const missing = [];
 const empty = [];
+// Files that failed without a failing test: an error while loading or collecting them, or in a hook.
+const brokenFiles = [];
 for (const ws of list) {
   const report = reportOf(ws);
   if (!existsSync(report)) {
@@ -77,6 +79,9 @@ for (const ws of list) {
   }
   const r = JSON.parse(readFileSync(report, "utf8"));
   if (r.numTotalTests === 0) empty.push(ws.name);
+  for (const file of r.testResults ?? [])
+    if (file.status === "failed" && !(file.assertionResults ?? []).some((a) => a.status === "failed"))
+      brokenFiles.push(file.name.slice(root.length + 1));
   total += r.numTotalTests;
   passed += r.numPassedTests;
   failed += r.numFailedTests;
@@ -109,6 +114,10 @@ if (missing.length > 0) {
 }
 if (empty.length > 0) {
   console.error(`The ${tier} tier ran no test in: ${empty.join(", ")}: failing.`);
+  code ||= 1;
+}
+if (brokenFiles.length > 0) {
+  console.error(`Test files that failed outside any test (loading, collecting, a hook):\n  ${brokenFiles.join("\n  ")}`);
   code ||= 1;
 }
 if (total === 0) {
