@@ -11,7 +11,7 @@ import type { Engine } from "./engine.js";
  * The audit_trail view joins the two for reading.
  */
 /**
- * The RFC 9162 leaf hash of an event recorded before v1, as a v1 record (docs/audit.md "The hashed record"): SHA-256
+ * The RFC 9162 leaf hash of an event recorded before v1, as a v1 record (docs/audit.md "The record (audit record v1)"): SHA-256
  * over 0x00 and the record's canonical JSON. Frozen here as it was when this migration was written — the live
  * serializer (services/audit.ts) has since learned an operator actor, and a migration of the hashed log must not
  * change meaning when live code does. Before v1 the error code was not recorded: null, as for a success.
