@@ -9,6 +9,7 @@ import { httpRequestTo } from "../lab/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../lab/webhook-receiver.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
 import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
+import { serverProcessEnv } from "../test-support/server-env.js";
 
 const BIN = SERVER_BIN;
 const JOBS = 24;
@@ -90,13 +91,13 @@ describe("a server killed with SIGKILL while jobs run", () => {
           accountId,
         ],
         {
-          env: { ...process.env, ...env },
+          env: serverProcessEnv(env),
         },
       );
     }
     const secret = JSON.parse(
       execFileSync(process.execPath, ["--import", "tsx", BIN, "--json", "accounts", "webhook-secret", accountId], {
-        env: { ...process.env, ...env },
+        env: serverProcessEnv(env),
         encoding: "utf8",
       }),
     ).webhook_secret;

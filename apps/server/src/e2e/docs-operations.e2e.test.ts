@@ -1,12 +1,10 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { httpRequestTo } from "../lab/https-client.js";
@@ -15,7 +13,7 @@ import { openMigratedStore } from "../server.js";
 import { namedBlock, repoDoc } from "../test-support/doc-commands.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
-import { shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
+import { createTestDatabase, shouldRunPostgres } from "../test-support/postgres.js";
 import { startServerProcess } from "../test-support/server-process.js";
 
 // docs/operations.md's backup and restore, run as written: its ```sh backup-…, restore-… and verify-restore blocks are
@@ -208,30 +206,19 @@ describe("docs/operations.md backup and restore, as written: SQLite", () => {
 const runPostgres = await shouldRunPostgres();
 
 describe.skipIf(!runPostgres)("docs/operations.md backup and restore, as written: PostgreSQL", () => {
-  const names = { source: `hcs_doc_${randomBytes(5).toString("hex")}`, restored: "" };
-  names.restored = `${names.source}_restored`;
-  const urlOf = (db: string) => {
-    const u = new URL(TEST_PG_URL);
-    u.pathname = `/${db}`;
-    return u.toString();
-  };
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: TEST_PG_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  const engine: Engine = { name: "postgres", source: urlOf(names.source), restored: urlOf(names.restored) };
+  // The servers' database, and the empty one the backup is restored into: both the test's own, dropped after.
+  const engine: Engine = { name: "postgres" };
+  const dropped: (() => Promise<void>)[] = [];
   beforeAll(async () => {
-    await admin(`create database ${names.source}`);
-    await admin(`create database ${names.restored}`);
+    const source = await createTestDatabase();
+    dropped.push(source.drop);
+    const restored = await createTestDatabase();
+    dropped.push(restored.drop);
+    engine.source = source.url;
+    engine.restored = restored.url;
   });
   afterAll(async () => {
-    await admin(`drop database if exists ${names.source} with (force)`);
-    await admin(`drop database if exists ${names.restored} with (force)`);
+    for (const drop of dropped) await drop();
   });
   backupAndRestore(engine);
 });

@@ -139,7 +139,7 @@ describe.skipIf(!runPostgres)("one configuration for the server and the operator
     schema = await createTestSchema();
     server = await serve({
       HCS_DATA_DIR: dataDir,
-      DATABASE_URL: urlWithSchema(schema.schema),
+      DATABASE_URL: urlWithSchema(schema),
       HCS_MASTER_KEY: masterKey,
     });
   }, 60_000);
@@ -157,7 +157,7 @@ describe.skipIf(!runPostgres)("one configuration for the server and the operator
       new RegExp(`^store: postgres:127\\.0\\.0\\.1:5432/\\S+ \\(DATABASE_URL from ${join(dataDir, "server.json")}\\)$`),
     );
     expect(existsSync(join(dataDir, "hcs.sqlite"))).toBe(false);
-    const client = new pg.Client({ connectionString: urlWithSchema(schema.schema) });
+    const client = new pg.Client({ connectionString: urlWithSchema(schema) });
     await client.connect();
     try {
       const rows = await client.query(`select npi, name from ${schema.schema}.practices`);
