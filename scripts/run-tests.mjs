@@ -117,7 +117,9 @@ if (empty.length > 0) {
   code ||= 1;
 }
 if (brokenFiles.length > 0) {
-  console.error(`Test files that failed outside any test (loading, collecting, a hook):\n  ${brokenFiles.join("\n  ")}`);
+  console.error(
+    `Test files that failed outside any test (loading, collecting, a hook):\n  ${brokenFiles.join("\n  ")}`,
+  );
   code ||= 1;
 }
 if (total === 0) {

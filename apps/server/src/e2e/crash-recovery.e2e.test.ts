@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequestTo } from "../lab/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../lab/webhook-receiver.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
-import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
 import { serverProcessEnv } from "../test-support/server-env.js";
+import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
 
 const BIN = SERVER_BIN;
 const JOBS = 24;

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { importCycles, importGraph as graphOf } from "../test-support/import-graph.js";
+import { importGraph as graphOf, importCycles } from "../test-support/import-graph.js";
 
 const root = dirname(fileURLToPath(import.meta.url));
 
