@@ -1,5 +1,11 @@
 import type { Generated } from "kysely";
 import type {
+  DirectoryImportsTable,
+  NppesEndpointsTable,
+  NppesProvidersTable,
+  NppesTaxonomiesTable,
+} from "./directory-schema.js";
+import type {
   PortalInvitesTable,
   PortalRecoveryCodesTable,
   PortalSessionsTable,
@@ -496,6 +502,10 @@ export interface Database {
   portal_invites: PortalInvitesTable;
   portal_recovery_codes: PortalRecoveryCodesTable;
   portal_sessions: PortalSessionsTable;
+  directory_imports: DirectoryImportsTable;
+  nppes_providers: NppesProvidersTable;
+  nppes_taxonomies: NppesTaxonomiesTable;
+  nppes_endpoints: NppesEndpointsTable;
 }
 
 /** The external grade of a vendor's domain (null grade: the scan could not assess it). */
