@@ -85,3 +85,30 @@ export interface DirectoryImportsTable {
   /** JSON: the first refused records' numbers and reasons, counts by kind. */
   detail: string;
 }
+
+/** The states of a claim: only `proved` makes its account the practice's owner (docs/onboarding.md). */
+export type ClaimStatus = "pending" | "proved" | "contested" | "lapsed" | "superseded" | "revoked";
+
+/** A claim of a practice (NPI) by an account, for a domain, with the challenge that proves control of it. */
+export interface PracticeClaimsTable {
+  id: string;
+  npi: string;
+  account_id: string;
+  domain: string;
+  /** The challenge value the claimant publishes; not a secret (it is public in DNS or on the site once published). */
+  token: string;
+  status: ClaimStatus;
+  /** How it was last proved: dns_txt, well_known or operator. */
+  method: string | null;
+  created_at: string;
+  proved_at: string | null;
+  /** The last check that found the proof. */
+  last_checked_at: string | null;
+  /** Since when re-checks have not found it (a proved claim lapses after the grace period). */
+  failing_since: string | null;
+  ended_at: string | null;
+  /** JSON: the last check's outcome for each method. */
+  last_check: string | null;
+  /** The operator's reason (override, revocation). */
+  note: string | null;
+}

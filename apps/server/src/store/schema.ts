@@ -4,6 +4,7 @@ import type {
   NppesEndpointsTable,
   NppesProvidersTable,
   NppesTaxonomiesTable,
+  PracticeClaimsTable,
 } from "./directory-schema.js";
 import type {
   PortalInvitesTable,
@@ -373,6 +374,10 @@ export interface JobsTable {
    * of its completion. Null before (and for jobs completed before migration 028).
    */
   report_basis: string | null;
+  /** The claim a claimant dispatched this scan on before proving control (migration 032); null for an owner's scan. */
+  claim_id: string | null;
+  /** Such a scan's answer: the public grade record of the claimed domain (JSON); its findings are kept for no one. */
+  public_result: string | null;
 }
 
 /** Webhook outbox: one row per delivery, retried until delivered or give_up_at. */
@@ -506,6 +511,7 @@ export interface Database {
   nppes_providers: NppesProvidersTable;
   nppes_taxonomies: NppesTaxonomiesTable;
   nppes_endpoints: NppesEndpointsTable;
+  practice_claims: PracticeClaimsTable;
 }
 
 /** The external grade of a vendor's domain (null grade: the scan could not assess it). */

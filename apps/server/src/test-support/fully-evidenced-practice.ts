@@ -11,6 +11,7 @@ import { scanDocument } from "./agent-client.js";
 import { enrolledPracticeFor } from "./enrolled-practice.js";
 import { accountWithKey } from "./fixtures.js";
 import { inventoryScanDocument } from "./intel-documents.js";
+import { importDirectoryRecordFor } from "./nppes-files.js";
 import { RIVERSIDE } from "./report-sources.js";
 import type { TestServer } from "./test-server.js";
 
@@ -183,6 +184,8 @@ export async function fullyEvidencedPractice(
     name: `${name} Group`,
   });
   await addPractice(deps, { npi, name, domain, website: `https://www.${domain}`, state, accountId: owner.accountId });
+  // The practice is in the NPPES directory too, with its endpoints (the candidate domains of a claim).
+  await importDirectoryRecordFor(deps, { npi, name, state, domain });
   await importKev(deps, feed(KEV_CATALOGUE));
   await importHhsBreaches(deps, feed(hhsExport(name, state)));
 

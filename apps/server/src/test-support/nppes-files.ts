@@ -183,3 +183,66 @@ export function nuccCsv(records: readonly RegistryRecord[]): string {
   );
   return [NUCC_COLUMNS, ...rows].map((r) => r.map(quoted).join(",")).join("\n") + "\n";
 }
+
+/**
+ * Puts a practice in the directory as an operator's imports would: an NPI Registry API answer for it (an
+ * organization, NPI-2) and an endpoint file naming its domain, both imported through the importer.
+ */
+export async function importDirectoryRecordFor(
+  deps: import("../services/deps.js").ServiceDeps,
+  p: {
+    readonly npi: string;
+    readonly name: string;
+    readonly state: string;
+    readonly domain: string;
+    readonly city?: string;
+  },
+): Promise<void> {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { importDirectoryFile } = await import("../services/directory/import-file.js");
+  const dir = mkdtempSync(join(tmpdir(), "hcs-directory-"));
+  try {
+    const answer = {
+      result_count: 1,
+      results: [
+        {
+          enumeration_type: "NPI-2",
+          number: Number(p.npi),
+          basic: {
+            organization_name: p.name,
+            authorized_official_first_name: "JORDAN",
+            authorized_official_last_name: "REYES",
+            enumeration_date: "2012-03-01",
+            last_updated: "2024-07-08",
+            status: "A",
+          },
+          addresses: [
+            {
+              address_purpose: "LOCATION",
+              address_1: "200 RIVER ST",
+              city: p.city ?? "COLUMBUS",
+              state: p.state,
+              postal_code: "432151234",
+              country_code: "US",
+            },
+          ],
+          practiceLocations: [],
+          taxonomies: [{ code: "207X00000X", desc: "Orthopaedic Surgery", primary: true }],
+        },
+      ],
+    };
+    writeFileSync(join(dir, "answer.json"), JSON.stringify(answer));
+    await importDirectoryFile(deps, "nppes", join(dir, "answer.json"));
+    writeFileSync(
+      join(dir, "endpoints.csv"),
+      endpointCsv([
+        { npi: p.npi, type: "DIRECT", endpoint: `records@direct.${p.domain}` },
+        { npi: p.npi, type: "WEB", endpoint: `https://www.${p.domain}/` },
+      ]),
+    );
+    await importDirectoryFile(deps, "nppes_endpoints", join(dir, "endpoints.csv"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

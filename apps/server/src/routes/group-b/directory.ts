@@ -1,0 +1,29 @@
+import { DirectoryEntrySchema } from "@hcs/protocol";
+import { defineOperation } from "../../operations/operation.js";
+import { directoryEntry } from "../../services/directory/lookup.js";
+import { NpiInputSchema } from "./grade.js";
+
+export const directoryOperation = defineOperation({
+  id: "getDirectoryEntry",
+  method: "hipaa.directory",
+  group: "b",
+  access: { rule: "any_key" },
+  example: { npi: "1568946812" },
+  summary: "Look up an NPI in the NPPES directory",
+  description:
+    "The NPI as CMS's NPPES publishes it and HCS keeps it (docs/onboarding.md#the-directory): individual (NPI-1) " +
+    "or organization (NPI-2), name, practice locations, taxonomies with their descriptions, an organization's " +
+    "authorized official's name, whether it is deactivated, and the candidate domains its NPPES endpoints name " +
+    "(Direct addresses, FHIR and web URLs) — what a practice is added by. Public data; free.",
+  input: NpiInputSchema,
+  output: DirectoryEntrySchema,
+  errors: ["invalid_npi", "npi_not_found"],
+  readOnly: true,
+  openWorld: false,
+  implemented: true,
+  rest: { method: "get", path: "/v1/a2a/directory/:npi" },
+  async run({ npi }, call) {
+    call.setResource(`directory:${npi}`);
+    return directoryEntry(call.deps.store.db, npi);
+  },
+});
