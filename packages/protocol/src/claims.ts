@@ -17,13 +17,15 @@ export const ClaimDomainSchema = z
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(DOMAIN, "must be a domain name such as clinic.example (no scheme, no path)");
+  .refine((d) => DOMAIN.test(d), "must be a domain name such as clinic.example (no scheme, no path)");
 
 export const ClaimRequestSchema = z
   .strictObject({
     npi: NpiSchema,
     /** The practice's domain (its mail and website domain); one of the directory's candidate domains or another. */
     domain: ClaimDomainSchema,
+    /** Check the proof now (once the challenge is published): what POST /v1/a2a/claims/{claim_id}/verify does. */
+    verify: z.boolean().optional(),
   })
   .meta({ id: "ClaimRequest" });
 
@@ -45,12 +47,14 @@ export const ClaimSchema = z
     owner: z.boolean(),
     /** How the claim was proved: a DNS TXT record, a file under /.well-known/, or the operator's word. */
     method: z.enum(["dns_txt", "well_known", "operator"]).nullable(),
-    created_at: z.iso.datetime(),
-    proved_at: z.iso.datetime().nullable(),
-    last_checked_at: z.iso.datetime().nullable(),
-    /** A proved claim whose proof re-checks no longer find: it lapses at `lapses_at` unless the proof is back. */
-    failing_since: z.iso.datetime().nullable(),
-    lapses_at: z.iso.datetime().nullable(),
+    /** When it was made and proved, last found, failing since (a proof re-checks no longer find), and lapses. */
+    timeline: z.object({
+      created_at: z.iso.datetime(),
+      proved_at: z.iso.datetime().nullable(),
+      last_checked_at: z.iso.datetime().nullable(),
+      failing_since: z.iso.datetime().nullable(),
+      lapses_at: z.iso.datetime().nullable(),
+    }),
     /** Publish one of these, then ask for verification. */
     challenge: z.object({
       token: z.string(),

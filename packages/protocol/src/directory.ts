@@ -48,16 +48,19 @@ export const DirectoryEntrySchema = z
     /** The organization's legal business name, or the individual's "FIRST LAST, CREDENTIAL". */
     name: z.string().nullable(),
     status: z.enum(DIRECTORY_STATUSES),
-    deactivated_on: isoDate.nullable(),
-    reactivated_on: isoDate.nullable(),
+    /** Enumeration, last update, deactivation and reactivation (a reactivated NPI keeps its old deactivation date). */
+    dates: z.object({
+      enumerated_on: isoDate.nullable(),
+      updated_on: isoDate.nullable(),
+      deactivated_on: isoDate.nullable(),
+      reactivated_on: isoDate.nullable(),
+    }),
     location: DirectoryAddressSchema,
     practice_locations: z.array(DirectoryAddressSchema),
     /** The primary taxonomy. */
     taxonomy: DirectoryTaxonomySchema.nullable(),
     taxonomies: z.array(DirectoryTaxonomySchema),
     authorized_official: z.object({ first_name: z.string().nullable(), last_name: z.string().nullable() }).nullable(),
-    enumerated_on: isoDate.nullable(),
-    updated_on: isoDate.nullable(),
     candidate_domains: z.array(CandidateDomainSchema),
   })
   .meta({ id: "DirectoryEntry", description: "An NPI as the NPPES directory publishes it (what HCS keeps of it)" });

@@ -89,7 +89,6 @@ export const OPERATIONS: readonly Operation[] = [
   complianceDeltaOperation,
   directoryOperation,
   claimPracticeOperation,
-  verifyClaimOperation,
   // REST only
   breachByNameOperation,
   threatsOperation,
@@ -100,6 +99,7 @@ export const OPERATIONS: readonly Operation[] = [
   freeKeyOperation,
   getClaimOperation,
   listClaimsOperation,
+  verifyClaimOperation,
   deployTokenOperation,
   registerAgentOperation,
   uploadResultsOperation,

@@ -22,6 +22,8 @@ export interface FullyEvidencedPractice {
   /** Two-letter State the practice is registered in (its HHS OCR breach report is filed there). */
   readonly state: string;
   readonly domain: string;
+  /** The owner's claim of the practice (the operator's registration: a proved claim of method `operator`). */
+  readonly claimId: string;
   /** A Professional account (bulk tier) owning the practice, with credits to spare. */
   readonly owner: { readonly accountId: string; readonly apiKey: string; readonly keyId: string };
   /** The full scan the owner dispatched, completed by the worker: its result, report and webhook-free job. */
@@ -341,8 +343,15 @@ export async function fullyEvidencedPractice(
     .where("resolved_at", "is", null)
     .execute();
   const idsOf = (source: string) => findings.filter((f) => f.source === source).map((f) => f.finding_id);
+  const claim = await deps.store.db
+    .selectFrom("practice_claims")
+    .select("id")
+    .where("npi", "=", npi)
+    .where("status", "=", "proved")
+    .executeTakeFirstOrThrow();
   return {
     npi,
+    claimId: claim.id,
     name,
     state,
     domain,

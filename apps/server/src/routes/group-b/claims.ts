@@ -10,31 +10,29 @@ export const claimPracticeOperation = defineOperation({
   group: "b",
   access: { rule: "any_key" },
   example: { npi: "1568946812", domain: "csp-anesthesia.example" },
-  summary: "Add a practice from the NPPES directory by NPI and domain, with a challenge to prove control",
+  summary: "Add a practice by NPI and domain, with proof of control",
   description:
-    "Any key — a free self-issued one too — adds a practice by its NPI and its domain: the name and address come " +
-    "from the NPPES directory, and its endpoints' domains are offered as candidates. The answer is a claim with a " +
-    "challenge: publish the TXT record `_hcs-verification.<domain>` or the file " +
-    "`https://<domain>/.well-known/hcs-verification.txt` holding `hcs-verification=<token>`, then verify. Until " +
-    "proved the claimant may scan the domain's public surface and gets nothing owner-only (docs/onboarding.md). " +
-    "Asking again for the same domain answers the same claim. Free.",
+    "Answers a claim with a challenge: publish its TXT record or /.well-known/ file, then call again with " +
+    "verify: true. Proved, you own the practice; until then only public answers (docs/onboarding.md). Free.",
   input: ClaimRequestSchema,
   output: ClaimSchema,
   errors: ["invalid_npi", "invalid_body", "npi_not_found", "conflict", "forbidden"],
   readOnly: false,
-  openWorld: false,
+  // With verify, the proof check reaches the claimed domain's DNS and website.
+  openWorld: true,
   implemented: true,
   rest: { method: "post", path: "/v1/a2a/claims", status: 201 },
-  async run(input, call) {
+  async run({ verify, ...input }, call) {
     const claim = await createClaim(call.deps, call.caller!.accountId, input);
     call.setResource(`claim:${claim.claim_id}`);
-    return claim;
+    if (!verify) return claim;
+    const io = proofIOFor(call.deps.config);
+    return verifyClaim(call.deps, io, call.caller!.accountId, claim.claim_id, call.requestId);
   },
 });
 
 export const verifyClaimOperation = defineOperation({
   id: "verifyClaim",
-  method: "hipaa.verify_claim",
   group: "b",
   access: { rule: "owner", of: "claim", field: "claim_id" },
   example: { claim_id: "clm_0123456789abcdef" },

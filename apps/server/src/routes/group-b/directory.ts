@@ -11,10 +11,8 @@ export const directoryOperation = defineOperation({
   example: { npi: "1568946812" },
   summary: "Look up an NPI in the NPPES directory",
   description:
-    "The NPI as CMS's NPPES publishes it and HCS keeps it (docs/onboarding.md#the-directory): individual (NPI-1) " +
-    "or organization (NPI-2), name, practice locations, taxonomies with their descriptions, an organization's " +
-    "authorized official's name, whether it is deactivated, and the candidate domains its NPPES endpoints name " +
-    "(Direct addresses, FHIR and web URLs) — what a practice is added by. Public data; free.",
+    "NPI-1 individual or NPI-2 organization, name, locations, taxonomies, deactivation, and the candidate domains " +
+    "its NPPES endpoints name. Free.",
   input: NpiInputSchema,
   output: DirectoryEntrySchema,
   errors: ["invalid_npi", "npi_not_found"],

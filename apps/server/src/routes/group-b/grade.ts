@@ -17,9 +17,8 @@ export const gradeOperation = defineOperation({
   description:
     "The unified grade record of a practice by NPI: 0–100 score, A–F grade, per-category scores and weights, " +
     "coverage of external, internal and administrative data, caps applied and the scoring version. A grade is a " +
-    `rating any valid key may look up. Costs ${CREDIT_PRICES.grade} credits, charged only when a grade is returned. ` +
-    "An NPI the NPPES directory holds that has not been assessed yet answers `assessment: not_yet_assessed` with the " +
-    "directory's name for it (free).",
+    `rating any valid key may look up. Costs ${CREDIT_PRICES.grade} credits, charged only when a grade is returned; ` +
+    "a directory NPI not assessed yet answers assessment: not_yet_assessed, free.",
   input: NpiInputSchema,
   output: GradeLookupSchema,
   price: { kind: "metered", operation: "grade", unchargedWhen: (output) => !(output instanceof PreserializedJson) },

@@ -23,9 +23,8 @@ export const scanOperation = defineOperation({
     "TLS, security headers, cookies, exposed services, trackers, privacy notice), then the unified grade, findings and " +
     `report data. Costs ${CREDIT_PRICES.full_scan} credits, charged when the job is accepted and refunded if it fails. ` +
     "Answers at once with a job to poll; with callback_url (https, public address) the job JSON is POSTed there when " +
-    "the job ends, signed with X-HCS-Signature (see docs/webhooks.md). A claimant who has not proved control yet " +
-    "may scan too: the claimed domain is examined and the job answers `public_result` (its public grade) only; " +
-    "nothing is recorded for the practice (docs/onboarding.md).",
+    "the job ends, signed with X-HCS-Signature (see docs/webhooks.md). A claimant not yet proved gets " +
+    "`public_result` only (docs/onboarding.md).",
   input: ScanDispatchRequestSchema,
   output: ScanDispatchAcceptanceSchema,
   price: { kind: "charged_by_handler", operation: "full_scan" },

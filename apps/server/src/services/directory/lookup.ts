@@ -61,8 +61,12 @@ export async function directoryEntry(db: Executor, npi: string): Promise<Directo
     entity_type: entityType(row.entity_type),
     name: row.name,
     status: isDeactivated(row) ? "deactivated" : "active",
-    deactivated_on: row.deactivated_on,
-    reactivated_on: row.reactivated_on,
+    dates: {
+      enumerated_on: row.enumerated_on,
+      updated_on: row.updated_on,
+      deactivated_on: row.deactivated_on,
+      reactivated_on: row.reactivated_on,
+    },
     location: {
       line1: row.address_line1,
       line2: row.address_line2,
@@ -78,8 +82,6 @@ export async function directoryEntry(db: Executor, npi: string): Promise<Directo
       row.official_first_name || row.official_last_name
         ? { first_name: row.official_first_name, last_name: row.official_last_name }
         : null,
-    enumerated_on: row.enumerated_on,
-    updated_on: row.updated_on,
     candidate_domains: domains,
   };
 }
