@@ -41,8 +41,12 @@ export class CsvByteStream {
   private row: number;
   private readonly values: (string | undefined)[] = [];
   private readonly record: { fields: (string | undefined)[]; count: number; row: number; end: number };
+  /** The wanted columns as flags by index (a typed-array read per field, not a Set lookup); null: every column. */
+  private readonly wants: Uint8Array | null;
 
   constructor(private readonly options: CsvStreamOptions) {
+    this.wants = options.wanted ? new Uint8Array(Math.max(0, ...options.wanted) + 1) : null;
+    for (const i of options.wanted ?? []) this.wants![i] = 1;
     this.offset = options.startOffset ?? 0;
     this.row = options.rowsBefore ?? 0;
     this.record = { fields: this.values, count: 0, row: 0, end: 0 };
@@ -73,7 +77,7 @@ export class CsvByteStream {
   /** Parses whole records from `buf`; returns the bytes consumed (up to the end of the last complete record). */
   private parse(buf: Buffer, final: boolean, onRecord: (record: CsvStreamRecord) => void): number {
     const n = buf.length;
-    const wanted = this.options.wanted;
+    const wants = this.wants;
     const values = this.values;
     let start = 0;
     let i = 0;
@@ -96,7 +100,7 @@ export class CsvByteStream {
       // One record: fields until a line break.
       for (;;) {
         let value: string | undefined;
-        const want = wanted === null || wanted.has(field);
+        const want = wants === null || wants[field] === 1;
         if (buf[i] === QUOTE) {
           const open = i + 1;
           let j = open;

@@ -15,6 +15,7 @@ import {
 import type { DirectoryProvider, RecordRefusal } from "../../directory/provider.js";
 import { parseRegistryAnswer } from "../../directory/registry-json.js";
 import { FeedError } from "../../intel/feed-error.js";
+import type { HotSql } from "../../store/hot-sql.js";
 import type { Database } from "../../store/schema.js";
 import type { AuditInTransaction } from "../audit.js";
 import { iso, type ServiceDeps } from "../deps.js";
@@ -124,7 +125,7 @@ interface CsvKind<T> {
       fields: readonly (string | undefined)[],
     ) => { ok: true; value: T } | { ok: false; refusal: RecordRefusal };
   };
-  readonly write: (trx: Transaction<Database>, items: readonly T[], importId: number) => Promise<void>;
+  readonly write: (trx: Transaction<Database>, hot: HotSql, items: readonly T[], importId: number) => Promise<void>;
 }
 
 const CSV_KINDS: { readonly [K in DirectoryFile]: CsvKind<unknown> } = {
@@ -140,7 +141,8 @@ const CSV_KINDS: { readonly [K in DirectoryFile]: CsvKind<unknown> } = {
         },
       };
     },
-    write: (trx, items, importId) => upsertProviders(trx, items as DirectoryProvider[], "nppes_csv", importId),
+    write: (trx, hot, items, importId) =>
+      upsertProviders(trx, hot, items as DirectoryProvider[], "nppes_csv", importId),
   },
   nppes_endpoints: {
     read(header) {
@@ -154,7 +156,7 @@ const CSV_KINDS: { readonly [K in DirectoryFile]: CsvKind<unknown> } = {
         },
       };
     },
-    write: (trx, items, importId) => upsertEndpoints(trx, items as DirectoryEndpoint[], importId),
+    write: (trx, _hot, items, importId) => upsertEndpoints(trx, items as DirectoryEndpoint[], importId),
   },
   nucc_taxonomy: {
     read(header) {
@@ -168,7 +170,7 @@ const CSV_KINDS: { readonly [K in DirectoryFile]: CsvKind<unknown> } = {
         },
       };
     },
-    write: (trx, items) => upsertTaxonomies(trx, new Map(items as [string, string][])),
+    write: (trx, _hot, items) => upsertTaxonomies(trx, new Map(items as [string, string][])),
   },
 };
 
@@ -306,7 +308,7 @@ export async function importDirectoryFile(
     const done = report();
     await db.transaction().execute(async (trx) => {
       await upsertTaxonomies(trx, answer.taxonomies);
-      await upsertProviders(trx, providers, "registry_api", importId);
+      await upsertProviders(trx, deps.store.hot, providers, "registry_api", importId);
       await progressRow(trx, true);
       await options.auditIn?.(trx, done);
     });
@@ -343,7 +345,7 @@ export async function importDirectoryFile(
     state.committed = batchEnd;
     const done = last ? report() : null;
     await db.transaction().execute(async (trx) => {
-      if (items.length > 0) await csv.write(trx, items, importId);
+      if (items.length > 0) await csv.write(trx, deps.store.hot, items, importId);
       await progressRow(trx, last);
       if (done) await options.auditIn?.(trx, done);
     });

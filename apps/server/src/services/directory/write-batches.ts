@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { DirectoryEndpoint } from "../../directory/nppes-csv.js";
 import type { DirectoryProvider } from "../../directory/provider.js";
 import type { NppesProvidersTable } from "../../store/directory-schema.js";
+import type { HotSql } from "../../store/hot-sql.js";
 import type { Database } from "../../store/schema.js";
 
 /** Rows per INSERT statement: well under both engines' bound-parameter limits (20 columns × 400 = 8,000). */
@@ -47,8 +48,59 @@ const isBareDeactivation = (p: DirectoryProvider) => p.entity_type === null && p
  * Writes providers (insert or replace by NPI). A bare deactivation record updates the dates of the NPI already held
  * and keeps what was known of it, so a deactivated practice is still named as what it was.
  */
+const PROVIDER_COLUMNS = [
+  "npi",
+  "entity_type",
+  "name",
+  "address_line1",
+  "address_line2",
+  "city",
+  "state",
+  "postal_code",
+  "country_code",
+  "taxonomy_code",
+  "taxonomies",
+  "practice_locations",
+  "official_first_name",
+  "official_last_name",
+  "enumerated_on",
+  "updated_on",
+  "deactivated_on",
+  "reactivated_on",
+  "source",
+  "import_id",
+] as const satisfies readonly (keyof NppesProvidersTable)[];
+
+/** The columns a bare deactivation record updates. */
+const BARE_UPDATES = ["deactivated_on", "reactivated_on", "import_id"] as const;
+
+/** Statement texts by row count: built once each (the chunk size and the last, shorter chunk). */
+const upsertTexts = new Map<string, string>();
+
+/**
+ * A multi-row upsert as portable SQL text (`?` placeholders, `excluded.` on both engines), run as a hot statement:
+ * the query builder's cost per value was most of an import's time (docs/performance.md#nppes-import).
+ */
+function upsertText(rows: number, updates: readonly string[]): string {
+  const key = `${rows}:${updates.join(",")}`;
+  let text = upsertTexts.get(key);
+  if (!text) {
+    const tuple = `(${PROVIDER_COLUMNS.map(() => "?").join(", ")})`;
+    text =
+      `insert into nppes_providers (${PROVIDER_COLUMNS.join(", ")}) values ${Array.from({ length: rows }, () => tuple).join(", ")} ` +
+      `on conflict (npi) do update set ${updates.map((c) => `${c} = excluded.${c}`).join(", ")}`;
+    upsertTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Writes providers (insert or replace by NPI), in `trx`. A bare deactivation record updates the dates of the NPI
+ * already held and keeps what was known of it, so a deactivated practice is still named as what it was.
+ */
 export async function upsertProviders(
   trx: Transaction<Database>,
+  hot: HotSql,
   providers: readonly DirectoryProvider[],
   source: ProviderSource,
   importId: number,
@@ -58,48 +110,15 @@ export async function upsertProviders(
   const full: NppesProvidersTable[] = [];
   const bare: NppesProvidersTable[] = [];
   for (const p of byNpi.values()) (isBareDeactivation(p) ? bare : full).push(providerRow(p, source, importId));
-  for (const rows of chunks(full)) {
-    await trx
-      .insertInto("nppes_providers")
-      .values(rows)
-      .onConflict((oc) =>
-        oc.column("npi").doUpdateSet((eb) => ({
-          entity_type: eb.ref("excluded.entity_type"),
-          name: eb.ref("excluded.name"),
-          address_line1: eb.ref("excluded.address_line1"),
-          address_line2: eb.ref("excluded.address_line2"),
-          city: eb.ref("excluded.city"),
-          state: eb.ref("excluded.state"),
-          postal_code: eb.ref("excluded.postal_code"),
-          country_code: eb.ref("excluded.country_code"),
-          taxonomy_code: eb.ref("excluded.taxonomy_code"),
-          taxonomies: eb.ref("excluded.taxonomies"),
-          practice_locations: eb.ref("excluded.practice_locations"),
-          official_first_name: eb.ref("excluded.official_first_name"),
-          official_last_name: eb.ref("excluded.official_last_name"),
-          enumerated_on: eb.ref("excluded.enumerated_on"),
-          updated_on: eb.ref("excluded.updated_on"),
-          deactivated_on: eb.ref("excluded.deactivated_on"),
-          reactivated_on: eb.ref("excluded.reactivated_on"),
-          source: eb.ref("excluded.source"),
-          import_id: eb.ref("excluded.import_id"),
-        })),
-      )
-      .execute();
-  }
-  for (const rows of chunks(bare)) {
-    await trx
-      .insertInto("nppes_providers")
-      .values(rows)
-      .onConflict((oc) =>
-        oc.column("npi").doUpdateSet((eb) => ({
-          deactivated_on: eb.ref("excluded.deactivated_on"),
-          reactivated_on: eb.ref("excluded.reactivated_on"),
-          import_id: eb.ref("excluded.import_id"),
-        })),
-      )
-      .execute();
-  }
+  const write = async (rows: NppesProvidersTable[], updates: readonly string[]) => {
+    for (const part of chunks(rows)) {
+      const params: unknown[] = [];
+      for (const r of part) for (const c of PROVIDER_COLUMNS) params.push(r[c]);
+      await hot.all(trx, upsertText(part.length, updates), params);
+    }
+  };
+  await write(full, PROVIDER_COLUMNS.slice(1));
+  await write(bare, BARE_UPDATES);
 }
 
 /** Writes taxonomy descriptions (insert or replace by code). */
