@@ -12,6 +12,7 @@ import { MessagePage } from "../views/auth-pages.js";
 import { mountAuditRoutes } from "./audit-routes.js";
 import { mountAuthRoutes } from "./auth-routes.js";
 import { mountBusinessAssociateRoutes } from "./business-associate-routes.js";
+import { mountClaimRoutes } from "./claim-routes.js";
 import { mountIncidentRoutes } from "./incident-routes.js";
 import { mountPolicyRoutes } from "./policy-routes.js";
 import { isPortalPath } from "./portal-path.js";
@@ -84,6 +85,7 @@ export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   mountRiskAssessmentRoutes(router, deps);
   mountReportsRoutes(router, deps);
   mountAuditRoutes(router, deps);
+  mountClaimRoutes(router, deps);
   mountSettingsRoutes(router, deps);
   mountIncidentRoutes(router, deps);
   mountTrainingRoutes(router, deps);
