@@ -11,6 +11,7 @@ export {
   PLANS,
   type Plan,
   type PlanTerms,
+  planTermsOf,
 } from "./plans.js";
 // RATE_LIMITS lives in rate-limits.ts (no zod: the settlement writer thread imports it through
 // @hcs/protocol/schema-free); re-exported here so that the package entry is unchanged.

@@ -74,6 +74,7 @@ export {
   type Plan,
   PlanSchema,
   type PlanTerms,
+  planTermsOf,
   RATE_LIMITS,
   TIERS,
   type Tier,

@@ -91,3 +91,6 @@ export const GROUP_A_PLANS: readonly Plan[] = PLANS.filter((p) => PLAN_TABLE.pla
 
 /** Credits a free-tier account starts with (docs/api.md). */
 export const FREE_TIER_CREDITS: number = PLAN_TABLE.plans.free.opening_credits;
+
+/** A plan's row of the table with its id, as the account answer and the agent card list it. */
+export const planTermsOf = (plan: Plan): PlanTerms & { readonly plan: Plan } => ({ plan, ...PLAN_TABLE.plans[plan] });

@@ -1,21 +1,10 @@
-import {
-  type AccountOverview,
-  CREDIT_PRICES,
-  GROUP_A_PLANS,
-  PLAN_TABLE,
-  PLANS,
-  type Plan,
-  type PlanTermsView,
-} from "@hcs/protocol";
+import { type AccountOverview, CREDIT_PRICES, GROUP_A_PLANS, PLANS, planTermsOf } from "@hcs/protocol";
 import { countedWindows, groupAPolicy, groupBPolicy, type WindowState } from "../http/rate-limit.js";
 import { planHistory } from "./account-plans.js";
 import { getAccount } from "./accounts.js";
 import type { Caller } from "./api-keys.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { statementPeriods, usageStatements } from "./usage-statements.js";
-
-/** A plan's row of the plan table, as the account answer and the agent card show it. */
-export const planTermsOf = (plan: Plan): PlanTermsView => ({ plan, ...PLAN_TABLE.plans[plan] });
 
 const windowView = (w: WindowState, windowMs: number) => ({
   window_seconds: windowMs / 1000,
