@@ -6,6 +6,7 @@ import pino, { type Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
+import { registerBillingCommands } from "./cli/billing-commands.js";
 import { type CliEnv, cliLogger, configFrom, operatorName, withServices } from "./cli/context.js";
 import { DataUsageError, registerDataCommands } from "./cli/data-commands.js";
 import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
@@ -155,6 +156,7 @@ program
   });
 
 registerAdminCommands(program, cli);
+registerBillingCommands(program, cli);
 registerEnrolmentCommands(program, cli);
 registerAuditCommands(program, cli);
 registerDataCommands(program, cli);
