@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESERVATION_REFUND } from "../operations/invoke.js";
 import { createSecretBox } from "../secrets/master-key.js";
+import { insertRows } from "../store/hot-sql.js";
 import type { Engine } from "../store/migrations/engine.js";
 import type { Store } from "../store/store.js";
 import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
@@ -170,6 +171,51 @@ function statementsSuite(engine: Engine, open: OpenTestStore) {
       expect(professional!.closing_balance).toBe(balance.credits);
       expect(professional!.closing_balance).toBe(Number(last.balance_after));
       for (const s of statements) expect(s.closing_balance).toBe(s.opening_balance + s.credits_added - s.usage_credits);
+    });
+
+    it("attribute refunds by one grouped read beyond 500 refunded calls, and compute again only when the ledger changed", async () => {
+      const { account } = await createAccount(deps, { name: "Busy", plan: "professional", tier: "bulk", credits: 0 });
+      const id = account.id;
+      const rows: unknown[][] = [];
+      let balance = 0;
+      const row = (delta: number, operation: string, reference: string | null) => {
+        balance += delta;
+        rows.push([id, delta, balance, operation, reference, at()]);
+      };
+      for (let i = 0; i < 501; i++) {
+        row(1000, "grant", null);
+        row(-150, "full_scan", `job:busy-${i}`);
+        row(150, "refund", `job:busy-${i}`);
+      }
+      row(-500, "sra", "req-busy");
+      for (let i = 0; i < rows.length; i += 300)
+        await store.writes.run((trx) =>
+          insertRows(
+            store.hot,
+            trx,
+            "credit_ledger",
+            ["account_id", "delta", "balance_after", "operation", "reference", "created_at"],
+            rows.slice(i, i + 300),
+          ),
+        );
+      await store.db.updateTable("accounts").set({ credits: balance }).where("id", "=", id).execute();
+      const periods = statementPeriods(await planHistory(deps, id), at());
+      const first = await usageStatements(deps, id, periods);
+      expect(first.at(-1)).toMatchObject({
+        usage: [
+          { operation: "full_scan", calls: 501, charged: 501 * 150, refunded: 501 * 150, credits: 0 },
+          { operation: "sra", calls: 1, charged: 500, refunded: 0, credits: 500 },
+        ],
+        usage_credits: 500,
+        credits_added: 501_000,
+        closing_balance: balance,
+      });
+      // Unchanged ledger: the statements kept; a new row: computed again.
+      expect(await usageStatements(deps, id, periods)).toBe(first);
+      expect((await charge(id, "grade", 25, "req-busy-2")).charged).toBe(true);
+      const again = await usageStatements(deps, id, periods);
+      expect(again).not.toBe(first);
+      expect(again.at(-1)!.usage_credits).toBe(525);
     });
 
     it("credit a payment's reference once, and refuse bad top-ups with typed errors", async () => {

@@ -8,6 +8,7 @@ import {
 } from "@hcs/protocol";
 import { type RawBuilder, sql } from "kysely";
 import { RESERVATION_REFUND } from "../operations/invoke.js";
+import type { Store } from "../store/store.js";
 import type { PlanSpan } from "./account-plans.js";
 import type { ServiceDeps } from "./deps.js";
 
@@ -68,44 +69,112 @@ function periodOf(periods: readonly StatementPeriod[]): RawBuilder<number> {
   return sql<number>`case ${sql.join(whens, sql` `)} else ${sql.lit(periods.length - 1)} end`;
 }
 
+/** Refunded calls named in one list at most; beyond it, one grouped read of the whole ledger finds them all. */
+const LISTED_REFERENCES = 500;
+
+/**
+ * The operation each refunded call was charged as (a refund's own row names only `refund`): by the references listed
+ * when they are few (most accounts have none), else by one read grouping the account's ledger by reference. Never a
+ * join of the ledger with itself: without an index on references, PostgreSQL may plan one as a nested loop, each
+ * refund against every row.
+ */
+async function chargedOperations(
+  deps: ServiceDeps,
+  accountId: string,
+  references: readonly string[],
+): Promise<Map<string, string>> {
+  if (references.length === 0) return new Map();
+  const rows =
+    references.length <= LISTED_REFERENCES
+      ? await sql<{ reference: string; operation: string | null }>`
+          select reference, min(operation) as operation from credit_ledger
+          where account_id = ${accountId} and delta < 0 and reference in (${sql.join([...references])})
+          group by reference`.execute(deps.store.db)
+      : await sql<{ reference: string; operation: string | null }>`
+          select reference, min(case when delta < 0 then operation end) as operation from credit_ledger
+          where account_id = ${accountId} and reference is not null
+          group by reference
+          having max(case when operation in (${sql.join([...REFUNDS])}) then 1 else 0 end) = 1`.execute(deps.store.db);
+  return new Map(rows.rows.flatMap((r) => (r.operation ? [[r.reference, r.operation] as const] : [])));
+}
+
 interface Tally {
   calls: number;
   charged: number;
   refunded: number;
 }
 
+/** Statements last computed per account, per store, with the state of the ledger they were computed from. */
+const computed = new WeakMap<Store, Map<string, { readonly key: string; readonly statements: UsageStatement[] }>>();
+/** Accounts whose statements a process keeps (the least recently computed are dropped first). */
+const KEPT_ACCOUNTS = 1000;
+
 /**
- * One statement per period, from the account's credit ledger alone: each metered operation's charges (calls are
- * ledger references: a batch, or a reservation and its settlement, is one call) and the refunds of those calls
- * (a failed scan's `refund`, an unused `reservation_refund`), counted in the period the refund was written in; the
- * credits added (opening balance, grants); the balances at the period's start and end. Three grouped reads of the
- * account's ledger rows, whatever the number of periods; not on any call's path but the account's own.
+ * The account's statements, computed again only when its ledger changed (or the periods did: a period closing, a
+ * plan change). Whether it changed is the count and the last id of its ledger rows — one read of the ledger's
+ * (account_id, id) index, read before the figures, so the statements kept are never older than the state they are
+ * kept under; a row committed late with a lower id still changes the count. Computing them reads the account's
+ * whole ledger (a tenth to a fifth of a second at 100,000 rows: docs/performance.md#account-statements), so this
+ * bounds what asking again and again costs when nothing was charged; every change to the ledger is a paid call.
  */
 export async function usageStatements(
   deps: ServiceDeps,
   accountId: string,
   periods: readonly StatementPeriod[],
 ): Promise<UsageStatement[]> {
+  const store = deps.store;
+  const [state] = (
+    await sql<{ n: number | string; last: number | string | null }>`
+      select count(*) as n, max(id) as last from credit_ledger where account_id = ${accountId}`.execute(store.db)
+  ).rows;
+  const key = `${state?.n ?? 0}:${state?.last ?? ""}|${periods.map((p) => `${p.plan},${p.start},${p.end},${p.state},${p.annualMinimum}`).join("|")}`;
+  const kept = computed.get(store) ?? new Map();
+  computed.set(store, kept);
+  const known = kept.get(accountId);
+  if (known?.key === key) return known.statements;
+  const statements = await statementsFromLedger(deps, accountId, periods);
+  kept.delete(accountId);
+  if (kept.size >= KEPT_ACCOUNTS) kept.delete(kept.keys().next().value!);
+  kept.set(accountId, { key, statements });
+  return statements;
+}
+
+/**
+ * One statement per period, from the account's credit ledger alone: each metered operation's charges (calls are
+ * ledger references: a batch, or a reservation and its settlement, is one call) and the refunds of those calls
+ * (a failed scan's `refund`, an unused `reservation_refund`), counted in the period the refund was written in; the
+ * credits added (opening balance, grants); the balances at the period's start and end. Two or three grouped reads
+ * of the account's ledger rows, whatever the number of periods; not on any call's path but the account's own.
+ */
+async function statementsFromLedger(
+  deps: ServiceDeps,
+  accountId: string,
+  periods: readonly StatementPeriod[],
+): Promise<UsageStatement[]> {
   const db = deps.store.db;
   const period = periodOf(periods);
-  const [movements, refunds, refunded] = await Promise.all([
-    sql<{ period: number; operation: string; debit: number; refs: number | string; total: number | string }>`
+  const movementsRead = sql<{
+    period: number;
+    operation: string;
+    debit: number;
+    refs: number | string;
+    total: number | string;
+  }>`
       select ${period} as period, operation, case when delta < 0 then 1 else 0 end as debit,
         count(distinct reference) as refs, sum(delta) as total
       from credit_ledger where account_id = ${accountId}
-      group by 1, 2, 3`.execute(db),
-    sql<{ period: number; reference: string | null; total: number | string }>`
+      group by 1, 2, 3`.execute(db);
+  // The refunds, then which operation charged each refunded call, while the movements are read.
+  const refundsRead = sql<{ period: number; reference: string | null; total: number | string }>`
       select ${period} as period, reference, sum(delta) as total
       from credit_ledger where account_id = ${accountId} and operation in (${sql.join([...REFUNDS])})
-      group by 1, 2`.execute(db),
-    // The operation each refunded call was charged as (the refund's row names only `refund`).
-    sql<{ reference: string; operation: string }>`
-      select reference, min(operation) as operation from credit_ledger
-      where account_id = ${accountId} and delta < 0 and reference in (
-        select reference from credit_ledger where account_id = ${accountId} and operation in (${sql.join([...REFUNDS])}))
-      group by reference`.execute(db),
-  ]);
-  const chargedAs = new Map(refunded.rows.map((r) => [r.reference, r.operation]));
+      group by 1, 2`
+    .execute(db)
+    .then(async (refunds) => {
+      const references = [...new Set(refunds.rows.flatMap((r) => (r.reference ? [r.reference] : [])))];
+      return { refunds, chargedAs: await chargedOperations(deps, accountId, references) };
+    });
+  const [movements, { refunds, chargedAs }] = await Promise.all([movementsRead, refundsRead]);
   const tallies = periods.map(() => new Map<string, Tally>());
   const added = periods.map(() => 0);
   const moved = periods.map(() => 0);
