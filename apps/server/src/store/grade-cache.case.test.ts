@@ -182,9 +182,13 @@ describe("grade cache (SQLite) before migration 027", () => {
     try {
       await old.migrate("026-audit-append-indexes");
       const deps: ServiceDeps = { store: old, now: () => new Date(), secrets: createSecretBox(Buffer.alloc(32, 7)) };
-      const a = await accountWithKey(deps, { plan: "professional" });
+      // The account as a row (createAccount writes tables of later migrations, account_plans among them).
+      await sql`insert into accounts (id, name, plan, tier, credits, email, webhook_secret_enc, created_at)
+        values ('acct_old', 'Old', 'professional', 'standard', 500, null, '', ${new Date().toISOString()})`.execute(
+        old.db,
+      );
       const npi = withNpiCheckDigit("777000003");
-      await gradedPractice(deps, a.accountId, npi);
+      await gradedPractice(deps, "acct_old", npi);
       await gradeJsonForNpi(deps, npi);
       await nextTurn();
       expect(old.grades.get(npi)).toBeUndefined();
