@@ -5,9 +5,8 @@ import type { Command } from "commander";
 import { auditLogOrigin } from "../audit/checkpoint-schedule.js";
 import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "../audit/log-key.js";
 import { verifyAuditLog } from "../audit/verify-log.js";
-import { openMigratedStore } from "../server.js";
 import { registerAnchorCommands } from "./anchor-commands.js";
-import { type CliEnv, configFrom, printResult } from "./context.js";
+import { type CliEnv, configFrom, openCommandStore, printResult } from "./context.js";
 
 /** The chain client (viem) is loaded only by the commands that talk to a chain, not by every `hcs-server` start. */
 const anchorVerify = () => import("../audit/anchor-verify.js");
@@ -67,7 +66,7 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
       "\nExamples:\n  hcs-server audit verify\n  hcs-server audit verify --verifier-key @hcs-audit-log-key.txt --json\n  hcs-server audit verify --rpc-url https://l2-node.example\n",
     )
     .action(async (o: { verifierKey?: string; rpcUrl?: string }) => {
-      const store = await openMigratedStore(configFrom(cli));
+      const { store } = await openCommandStore(cli);
       const progress = process.stderr.isTTY
         ? (done: number, of: number) => void process.stderr.write(`\rchecked ${done} of ${of} leaves`)
         : undefined;

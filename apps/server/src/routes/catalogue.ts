@@ -18,8 +18,15 @@ import { accountOperation } from "./group-b/account.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { baaOperation } from "./group-b/baa.js";
 import { batchOperation } from "./group-b/batch.js";
+import {
+  claimPracticeOperation,
+  getClaimOperation,
+  listClaimsOperation,
+  verifyClaimOperation,
+} from "./group-b/claims.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
 import { controlsOperation } from "./group-b/controls.js";
+import { directoryOperation } from "./group-b/directory.js";
 import {
   listAgentsOperation,
   listDeployTokensOperation,
@@ -81,6 +88,8 @@ export const OPERATIONS: readonly Operation[] = [
   controlsOperation,
   complianceStateOperation,
   complianceDeltaOperation,
+  directoryOperation,
+  claimPracticeOperation,
   accountOperation,
   // REST only
   breachByNameOperation,
@@ -90,6 +99,9 @@ export const OPERATIONS: readonly Operation[] = [
   listJobsOperation,
   cancelJobOperation,
   freeKeyOperation,
+  getClaimOperation,
+  listClaimsOperation,
+  verifyClaimOperation,
   deployTokenOperation,
   registerAgentOperation,
   uploadResultsOperation,

@@ -18,6 +18,8 @@ export type OperatorOperation =
   | "operator.agents.revoke"
   | "operator.deploy-tokens.revoke"
   | "operator.data.import"
+  | "operator.claims.override"
+  | "operator.claims.revoke"
   | "operator.users.invite";
 
 /**

@@ -188,7 +188,20 @@ describe("grade cache (SQLite) before migration 027", () => {
         old.db,
       );
       const npi = withNpiCheckDigit("777000003");
-      await gradedPractice(deps, "acct_old", npi);
+      // Registered as the schema of that time has it (no claims before migration 032), then assessed.
+      await old.db
+        .insertInto("practices")
+        .values({
+          npi,
+          account_id: "acct_old",
+          name: `Practice ${npi}`,
+          domain: `p${npi}.example`,
+          website: null,
+          created_at: new Date().toISOString(),
+          state: null,
+        })
+        .execute();
+      await externalAssessment(deps, npi);
       await gradeJsonForNpi(deps, npi);
       await nextTurn();
       expect(old.grades.get(npi)).toBeUndefined();

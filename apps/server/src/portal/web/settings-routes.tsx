@@ -1,7 +1,6 @@
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import { invitationLink } from "../../cli/user-commands.js";
 import type { HcsState } from "../../http/state.js";
 import { accountOverview } from "../../services/account-overview.js";
 import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
@@ -9,7 +8,7 @@ import { type Caller, issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey
 import { creditLedger } from "../../services/credit-ledger.js";
 import { PortalError } from "../portal-errors.js";
 import { can, PortalRoleSchema, rolesInvitableBy } from "../roles.js";
-import { inviteUser, listUsers } from "../users.js";
+import { invitationLink, inviteUser, listUsers } from "../users.js";
 import { ApiAccessPage } from "../views/api-access.js";
 import { PeoplePage } from "../views/people.js";
 import { readForm } from "./forms.js";
