@@ -85,11 +85,8 @@ export const AccountOverviewSchema = z
     tier: TierSchema,
     /** Credits the account holds now (the ledger's latest balance). */
     balance: z.int().min(0),
+    /** The plan's row of the plan table (every plan, and the prices: the agent card and docs/api.md#plans-and-prices). */
     plan_terms: PlanTermsSchema,
-    /** Every plan, for an upgrade: the same table docs/api.md#plans-and-prices shows. */
-    plans: z.array(PlanTermsSchema),
-    /** Credits per call of each metered operation (every plan pays these). */
-    prices: z.record(MeteredOperationSchema, z.int().min(0)),
     rate_limits: RateLimitsSchema,
     current_period: UsageStatementSchema,
     /** Earlier periods, newest first. */

@@ -1,4 +1,4 @@
-import { type AccountOverview, CREDIT_PRICES, GROUP_A_PLANS, PLANS, planTermsOf } from "@hcs/protocol";
+import { type AccountOverview, GROUP_A_PLANS, planTermsOf } from "@hcs/protocol";
 import { countedWindows, groupAPolicy, groupBPolicy, type WindowState } from "../http/rate-limit.js";
 import { planHistory } from "./account-plans.js";
 import { getAccount } from "./accounts.js";
@@ -47,8 +47,6 @@ export async function accountOverview(
     tier: account.tier,
     balance: account.credits,
     plan_terms: planTermsOf(account.plan),
-    plans: PLANS.map(planTermsOf),
-    prices: { ...CREDIT_PRICES },
     rate_limits: {
       counted_per: caller.keyId === null ? "portal_user" : "key",
       group_b: { windows: bWindows.map((w, i) => windowView(w, groupB.windows[i]!.windowMs)) },

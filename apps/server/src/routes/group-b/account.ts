@@ -1,4 +1,4 @@
-import { AccountOverviewSchema, PLAN_TABLE } from "@hcs/protocol";
+import { AccountOverviewSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { defineOperation } from "../../operations/operation.js";
 import { accountOverview } from "../../services/account-overview.js";
@@ -9,14 +9,12 @@ export const accountOperation = defineOperation({
   group: "b",
   access: { rule: "own_account" },
   example: {},
-  summary: "Your account: balance, plan, rate limits and usage per period",
+  summary: "Your account: balance, plan, limits, usage",
   description:
-    "The calling key's own account: credit balance, plan and tier with the plan's terms and every plan to move to, " +
-    "the per-check prices, the rate-limit windows this key is counted in (limit, used before this call, remaining, " +
-    `reset), and a usage statement per plan year (${PLAN_TABLE.statement_period_months} months from the plan's ` +
-    "start; a change of plan starts a new one): each metered operation's calls, credits charged and refunded, the " +
-    "annual minimum and what usage left of it, credits added and the balances — all from the account's credit " +
-    "ledger. `contact_email` is where to ask for credits or a plan change. Free.",
+    "The calling key's own account: balance; plan, tier and the plan's terms; the rate-limit windows the key is " +
+    "counted in; a usage statement per plan year from the credit ledger (each metered operation's calls, credits " +
+    "charged and refunded, the annual minimum and what usage left of it). `contact_email`: where to ask for " +
+    "credits or another plan. Free.",
   input: z.strictObject({}),
   output: AccountOverviewSchema,
   errors: [],
