@@ -13,7 +13,7 @@ export interface AppDeps extends ServiceDeps {
   /** `host` (the bind address): /mcp answers only to the names the server's certificate covers. */
   readonly config: Pick<
     Config,
-    "publicUrl" | "host" | "trustProxy" | "allowPrivateTargets" | "extraCaFile" | "dnsServers"
+    "publicUrl" | "host" | "trustProxy" | "allowPrivateTargets" | "extraCaFile" | "dnsServers" | "contactEmail"
   >;
   readonly logger: Logger;
   readonly tls: { readonly caSha256: string };

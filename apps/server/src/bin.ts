@@ -6,6 +6,7 @@ import pino, { type Logger } from "pino";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
+import { registerBillingCommands } from "./cli/billing-commands.js";
 import { registerClaimCommands } from "./cli/claim-commands.js";
 import { type CliEnv, cliLogger, commandConfig, operatorName, storeLine } from "./cli/context.js";
 import { DataUsageError, registerDataCommands } from "./cli/data-commands.js";
@@ -191,6 +192,7 @@ program
   });
 
 registerAdminCommands(program, cli);
+registerBillingCommands(program, cli);
 registerEnrolmentCommands(program, cli);
 registerClaimCommands(program, cli);
 registerAuditCommands(program, cli);

@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       publicUrl: "https://127.0.0.1:8443",
       publicUrlExplicit: false,
       trustProxy: { kind: "none" },
+      contactEmail: null,
       allowPrivateTargets: false,
       logLevel: "info",
       dnsServers: null,
@@ -39,6 +40,7 @@ describe("loadConfig", () => {
         HCS_TLS_KEY: "k.pem",
         HCS_PUBLIC_URL: "https://hcs.example.org/",
         HCS_TRUST_PROXY: "1",
+        HCS_CONTACT_EMAIL: "sales@hcs.example.org",
         HCS_ALLOW_PRIVATE_TARGETS: "true",
         HCS_LOG_LEVEL: "warn",
         HCS_DNS_SERVERS: "127.0.0.1:5353, [::1]:53",
@@ -59,6 +61,7 @@ describe("loadConfig", () => {
       publicUrl: "https://hcs.example.org",
       publicUrlExplicit: true,
       trustProxy: { kind: "hops", hops: 1 },
+      contactEmail: "sales@hcs.example.org",
       allowPrivateTargets: true,
       logLevel: "warn",
       dnsServers: [
@@ -130,6 +133,12 @@ describe("loadConfig", () => {
     expect(loadConfig({}, "/").settlementThread).toBe(availableParallelism() >= SETTLEMENT_THREAD_MIN_CPUS);
     expect(loadConfig({ HCS_SETTLEMENT_THREAD: "1" }, "/").settlementThread).toBe(true);
     expect(loadConfig({ HCS_SETTLEMENT_THREAD: "0" }, "/").settlementThread).toBe(false);
+  });
+
+  it("HCS_CONTACT_EMAIL must be an email address", () => {
+    expect(() => loadConfig({ HCS_CONTACT_EMAIL: "sales at example" }, "/")).toThrow(
+      'HCS_CONTACT_EMAIL: must be an email address (got "sales at example")',
+    );
   });
 
   it("treats empty variables as unset", () => {

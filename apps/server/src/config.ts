@@ -47,6 +47,7 @@ const EnvSchema = z.object({
     .transform((u) => u.replace(/\/+$/, ""))
     .optional(),
   HCS_TRUST_PROXY: z.string().default("0"),
+  HCS_CONTACT_EMAIL: z.email({ error: "must be an email address" }).max(254).optional(),
   HCS_TLS_HANDSHAKE_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -141,6 +142,11 @@ export interface Config {
   readonly publicUrlExplicit: boolean;
   /** Which proxies may report the client address and protocol (X-Forwarded-For/-Proto). */
   readonly trustProxy: TrustProxy;
+  /**
+   * Where customers ask for credits, a plan change or Enterprise terms: named by the agent card, the account answer
+   * and every 402 and 403 that points to an upgrade (null: not configured; those answers then name none).
+   */
+  readonly contactEmail: string | null;
   /** Handshake, header and keep-alive timeouts and the per-address connection cap of the listeners. */
   readonly connectionLimits: ConnectionLimits;
   readonly allowPrivateTargets: boolean;
@@ -287,6 +293,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
     publicUrl: e.HCS_PUBLIC_URL ?? `https://${urlHostOf(e.HCS_HOST)}:${e.HCS_PORT}`,
     publicUrlExplicit: e.HCS_PUBLIC_URL !== undefined,
     trustProxy,
+    contactEmail: e.HCS_CONTACT_EMAIL ?? null,
     connectionLimits: {
       handshakeTimeoutMs: e.HCS_TLS_HANDSHAKE_TIMEOUT_MS,
       headersTimeoutMs: e.HCS_HEADERS_TIMEOUT_MS,
@@ -435,6 +442,12 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     default: "0",
     meaning:
       "Proxies trusted for X-Forwarded-For/-Proto: a hop count (1 = one load balancer) or a comma list of proxy addresses/CIDRs",
+  },
+  {
+    name: "HCS_CONTACT_EMAIL",
+    default: "(unset: answers name no address)",
+    meaning:
+      "Address customers write to for credits, a plan change or Enterprise terms: in the agent card, GET /v1/a2a/account and every 402/403 that points to an upgrade",
   },
   {
     name: "HCS_TLS_HANDSHAKE_TIMEOUT_MS",

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CREDIT_PRICES } from "@hcs/protocol";
+import { CREDIT_PRICES, PLAN_TABLE, PLANS } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES } from "./config.js";
 import { accessTableRows } from "./operations/describe.js";
@@ -51,6 +51,26 @@ describe("docs stay true", () => {
       else if (price?.kind === "computed") expect(credits, op.method).toBe(price.describe);
       else expect(credits?.startsWith("0"), `${op.method}: ${credits}`).toBe(true);
     }
+  });
+
+  it("api.md's price and plan tables are the plan table's, row by row", () => {
+    const doc = read("api.md");
+    const prices = markedTableRows(doc, "price-table").map(([op, credits]) => [op, credits]);
+    expect(prices).toEqual(Object.entries(PLAN_TABLE.prices).map(([op, credits]) => [`\`${op}\``, String(credits)]));
+    const yes = (b: boolean) => (b ? "yes" : "no");
+    expect(markedTableRows(doc, "plan-table")).toEqual(
+      PLANS.map((plan) => {
+        const p = PLAN_TABLE.plans[plan];
+        return [
+          `\`${plan}\``,
+          yes(p.group_a),
+          String(p.opening_credits),
+          String(p.annual_minimum),
+          yes(p.self_service),
+          p.summary,
+        ];
+      }),
+    );
   });
 
   it("security.md's access table is the catalogue's access rules, operation by operation", () => {

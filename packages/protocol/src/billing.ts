@@ -1,22 +1,27 @@
 import { z } from "zod";
+import { CREDIT_PRICES, type MeteredOperation, PLANS } from "./plans.js";
 
+// The plan table (prices and plans) lives in plans.ts (no zod: the one object every reader shares); re-exported here.
+export {
+  CREDIT_PRICES,
+  FREE_TIER_CREDITS,
+  GROUP_A_PLANS,
+  type MeteredOperation,
+  PLAN_TABLE,
+  PLANS,
+  type Plan,
+  type PlanTerms,
+  planTermsOf,
+} from "./plans.js";
 // RATE_LIMITS lives in rate-limits.ts (no zod: the settlement writer thread imports it through
 // @hcs/protocol/schema-free); re-exported here so that the package entry is unchanged.
 export { RATE_LIMITS } from "./rate-limits.js";
 
-export const PLANS = ["free", "professional", "enterprise"] as const;
 export const PlanSchema = z.enum(PLANS);
-export type Plan = z.infer<typeof PlanSchema>;
 
 export const TIERS = ["standard", "bulk"] as const;
 export const TierSchema = z.enum(TIERS);
 export type Tier = z.infer<typeof TierSchema>;
-
-/** Plans whose keys may call Group A (docs/security.md#authorization: Professional or Enterprise). */
-export const GROUP_A_PLANS: readonly Plan[] = ["professional", "enterprise"];
-
-/** Credits a free-tier account starts with (docs/api.md). */
-export const FREE_TIER_CREDITS = 500;
 
 /** Largest request body accepted, in bytes (10 MiB: docs/api.md#errors). */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -31,26 +36,6 @@ export const MAX_ANONYMOUS_REQUEST_BYTES = 64 * 1024;
 /** Deepest nesting of arrays and objects a JSON body may have; deeper is refused (400 invalid_json) unparsed. */
 export const MAX_JSON_DEPTH = 64;
 
-/**
- * Credit price of each metered operation (docs/api.md's tables of endpoints and agent methods): the ledger names a
- * charge by these keys. A batch is charged `grade` per NPI that has one; policies are free to list and
- * `policy_document` per document generated.
- */
-export const CREDIT_PRICES = {
-  grade: 25,
-  breach: 25,
-  findings: 25,
-  threat_intelligence: 25,
-  full_scan: 150,
-  sra: 500,
-  evidence: 25,
-  breach_probability: 25,
-  vendor_risk: 25,
-  compliance_state: 25,
-  compliance_delta: 25,
-  policy_document: 25,
-} as const;
-export type MeteredOperation = keyof typeof CREDIT_PRICES;
 export const MeteredOperationSchema = z.enum(Object.keys(CREDIT_PRICES) as [MeteredOperation, ...MeteredOperation[]]);
 
 /** Free-tier key request (POST /v1/a2a/keys). */

@@ -1,6 +1,18 @@
 // The public surface of @hcs/protocol, written out (no `export *`): what is not listed here is internal.
 
 export {
+  type AccountOverview,
+  AccountOverviewSchema,
+  PlanTermsSchema,
+  type PlanTermsView,
+  RateLimitsSchema,
+  RateWindowSchema,
+  type UsageLine,
+  UsageLineSchema,
+  type UsageStatement,
+  UsageStatementSchema,
+} from "./account.js";
+export {
   AssessmentIdSchema,
   AssessmentPointSchema,
   BATCH_MAX_NPIS,
@@ -57,9 +69,12 @@ export {
   MAX_REQUEST_BYTES,
   type MeteredOperation,
   MeteredOperationSchema,
+  PLAN_TABLE,
   PLANS,
   type Plan,
   PlanSchema,
+  type PlanTerms,
+  planTermsOf,
   RATE_LIMITS,
   TIERS,
   type Tier,

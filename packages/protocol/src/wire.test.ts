@@ -3,9 +3,11 @@ import {
   CREDIT_PRICES,
   FREE_TIER_CREDITS,
   FreeKeyRequestSchema,
+  GROUP_A_PLANS,
   MAX_ANONYMOUS_REQUEST_BYTES,
   MAX_JSON_DEPTH,
   MAX_REQUEST_BYTES,
+  PLAN_TABLE,
   RATE_LIMITS,
 } from "./billing.js";
 import { FindingInputSchema, FindingSchema } from "./finding.js";
@@ -222,6 +224,21 @@ describe("limits and prices", () => {
       compliance_delta: 25,
       policy_document: 25,
     });
+  });
+
+  it("the plan table is the spec's per-check price track, and the one source of prices and plans", () => {
+    // CREDIT_PRICES is the table's own object: nothing can charge a price the table does not state.
+    expect(CREDIT_PRICES).toBe(PLAN_TABLE.prices);
+    expect(PLAN_TABLE.prices).toMatchObject({ grade: 25, breach: 25, findings: 25, full_scan: 150, sra: 500 });
+    expect(PLAN_TABLE.plans.free).toMatchObject({
+      opening_credits: FREE_TIER_CREDITS,
+      annual_minimum: 0,
+      group_a: false,
+    });
+    expect(PLAN_TABLE.plans.professional).toMatchObject({ annual_minimum: 5000, group_a: true });
+    expect(PLAN_TABLE.plans.enterprise).toMatchObject({ annual_minimum: 5000, group_a: true });
+    expect(GROUP_A_PLANS).toEqual(["professional", "enterprise"]);
+    expect(PLAN_TABLE.statement_period_months).toBe(12);
   });
 
   it("free key requests need an email and an organization", () => {

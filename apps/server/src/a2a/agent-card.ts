@@ -1,4 +1,4 @@
-import { FREE_TIER_CREDITS, RATE_LIMITS } from "@hcs/protocol";
+import { CREDIT_PRICES, FREE_TIER_CREDITS, PLAN_TABLE, PLANS, planTermsOf, RATE_LIMITS } from "@hcs/protocol";
 import { describedWithPrice, fixedCredits, priceText } from "../operations/describe.js";
 import type { Operation } from "../operations/operation.js";
 import { A2A_SUPPORTED_VERSIONS } from "./version.js";
@@ -10,15 +10,16 @@ export function agentSkills(operations: readonly Operation[]): Operation[] {
 
 /**
  * The A2A v1.0 agent card (protobuf JSON form, as @a2a-js/sdk reads it): the JSON-RPC interface at /api/a2a, how
- * to authenticate, one skill per served agent method of the catalogue (skill id = method), and prices and rate
- * limits in an extension's params. Fields at their protobuf default (empty lists and strings, false) are left out,
- * as protobuf JSON does. Push notifications are not offered: A2A's push-config methods are not served (scan results
- * reach a callback_url through the service's own signed webhooks instead). A second extension publishes the audit
- * log's verifier key (C2SP signed-note) and where its checkpoints and proofs are, when this process signs them.
+ * to authenticate, one skill per served agent method of the catalogue (skill id = method), and prices, the plan
+ * table, rate limits and the operator's contact address (HCS_CONTACT_EMAIL) in an extension's params. Fields at their
+ * protobuf default (empty lists and strings, false) are left out, as protobuf JSON does. Push notifications are not
+ * offered: A2A's push-config methods are not served (scan results reach a callback_url through the service's own
+ * signed webhooks instead). A second extension publishes the audit log's verifier key (C2SP signed-note) and where its
+ * checkpoints and proofs are, when this process signs them.
  */
 export function buildAgentCard(
   operations: readonly Operation[],
-  info: { publicUrl: string; version: string; auditLogVerifierKey?: string },
+  info: { publicUrl: string; version: string; auditLogVerifierKey?: string; contactEmail?: string | null },
 ) {
   const served = agentSkills(operations);
   const skills = served.map((op) => ({
@@ -49,10 +50,17 @@ export function buildAgentCard(
       extensions: [
         {
           uri: "https://hcs.invalid/a2a/extensions/pricing-and-limits/v1",
-          description: "Credit prices per skill and request rate limits",
+          description:
+            "Credit prices per skill and per check, the plans, request rate limits and where to ask for credits or a plan",
           params: {
             credits_per_call: prices,
             free_tier_credits: FREE_TIER_CREDITS,
+            // The plan table (docs/api.md#plans-and-prices): what `hipaa.account` answers the caller's place in.
+            per_check_prices: { ...CREDIT_PRICES },
+            plans: PLANS.map(planTermsOf),
+            statement_period_months: PLAN_TABLE.statement_period_months,
+            account_skill: "hipaa.account",
+            ...(info.contactEmail ? { contact_email: info.contactEmail } : {}),
             rate_limits_per_minute: {
               standard: RATE_LIMITS.group_b.standard.per_minute,
               bulk: RATE_LIMITS.group_b.bulk.per_minute,

@@ -1,4 +1,4 @@
-import { type Plan, PlanSchema, type Tier, TierSchema } from "@hcs/protocol";
+import { FREE_TIER_CREDITS, PLAN_TABLE, type Plan, PlanSchema, type Tier, TierSchema } from "@hcs/protocol";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createAccount, getAccount, listAccounts, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../services/api-keys.js";
@@ -35,17 +35,22 @@ export function registerAdminCommands(program: Command, cli: CliEnv): void {
         .choices(TierSchema.options)
         .default("standard"),
     )
-    .option("--credits <n>", "opening credit balance", nonNegativeInt, 0)
+    .option(
+      "--credits <n>",
+      `opening credit balance (default: the plan's opening credits — ${FREE_TIER_CREDITS} on free, as a free key's account gets)`,
+      nonNegativeInt,
+    )
     .option("--email <email>", "contact email")
     .addHelpText(
       "after",
       '\nExample:\n  hcs-server accounts create --name "Sunrise Family Practice" --plan professional --credits 5000\n',
     )
-    .action(async (o: { name: string; plan: Plan; tier: Tier; credits: number; email?: string }) => {
+    .action(async (o: { name: string; plan: Plan; tier: Tier; credits?: number; email?: string }) => {
+      const credits = o.credits ?? PLAN_TABLE.plans[o.plan].opening_credits;
       const { account, webhookSecret } = await withServices(cli, (deps) =>
         createAccount(
           deps,
-          { name: o.name, plan: o.plan, tier: o.tier, credits: o.credits, email: o.email ?? null },
+          { name: o.name, plan: o.plan, tier: o.tier, credits, email: o.email ?? null },
           auditedAs(cli, deps, "operator.accounts.create", onAccount),
         ),
       );

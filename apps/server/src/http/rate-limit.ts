@@ -277,3 +277,21 @@ export async function pruneRateLimits(deps: ServiceDeps): Promise<number> {
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/**
+ * The windows of a policy as the store has counted them now, without counting anything (what `GET /v1/a2a/account`
+ * reports): the store's committed counts, not this process's mirror, so every process's calls are in them.
+ */
+export async function countedWindows(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
+  const nowMs = deps.now().getTime();
+  return Promise.all(
+    windowCounters(policy, nowMs).map(async (c, i) => {
+      const [row] = await deps.store.hot.all<{ count: number }>(
+        deps.store.db,
+        "select count from rate_limits where bucket = ? and window_start = ?",
+        [c.bucket, c.start],
+      );
+      return { limit: policy.windows[i]!.limit, count: row ? Number(row.count) : 0, resetAtMs: c.expiresAt };
+    }),
+  );
+}

@@ -13,8 +13,8 @@ export interface McpToolDefinition {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema: JsonSchema;
+  /** The hints alone: the tool's `title` is the display name (it takes precedence over an annotation's). */
   readonly annotations: {
-    readonly title: string;
     readonly readOnlyHint: boolean;
     readonly destructiveHint: boolean;
     readonly idempotentHint: boolean;
@@ -152,8 +152,9 @@ function unionOutline(branches: readonly Node[], definitions: Record<string, Nod
  */
 export function annotationsOf(op: Operation): McpToolDefinition["annotations"] {
   const readOnly = op.readOnly && !op.openWorld && op.price?.kind !== "charged_by_handler";
+  // No `title` here: the tool's own title says it, and tools/list must stay under 32 KB (docs/api.md, MCP) —
+  // nineteen tools' summaries a second time were 1.2 KB of it.
   return {
-    title: op.summary,
     readOnlyHint: readOnly,
     destructiveHint: op.destructive ?? false,
     idempotentHint: readOnly && !op.price,

@@ -14,7 +14,7 @@ import {
 } from "../http/rate-limit.js";
 import type { Caller } from "../services/api-keys.js";
 import { type AuditEvent, appendAuditEvent, outcomeOf } from "../services/audit.js";
-import { insufficientCredits } from "../services/credit-errors.js";
+import { insufficientCredits, withUpgradeContact } from "../services/credit-errors.js";
 import { chargeCredits, grantCredits } from "../services/credits.js";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, storeUnavailableError } from "../store/availability.js";
 import type { Database } from "../store/schema.js";
@@ -303,7 +303,7 @@ class Call implements AuditSource, OperationCall {
       } catch (err) {
         return this.settlementFailed(err);
       }
-      if (settled.veto) return { ok: false, error: settled.veto, ...this.meta(settled, null) };
+      if (settled.veto) return { ok: false, error: this.answered(settled.veto), ...this.meta(settled, null) };
       return {
         ok: true,
         output,
@@ -337,8 +337,14 @@ class Call implements AuditSource, OperationCall {
     };
   }
 
+  /** A refusal as the caller gets it: one that points to an upgrade names where to ask (withUpgradeContact). */
+  private answered(error: ServiceError): ServiceError {
+    return withUpgradeContact(error, this.deps.config.contactEmail);
+  }
+
   /** Settles a failed call (its count, its audit event, the refund of what it reserved) and reports the failure. */
-  private async fail(error: ServiceError, retryAfter: number | null = null): Promise<InvokeResult> {
+  private async fail(failure: ServiceError, retryAfter: number | null = null): Promise<InvokeResult> {
+    const error = this.answered(failure);
     if (this.reserved > 0) {
       try {
         await this.settleReservation(0);

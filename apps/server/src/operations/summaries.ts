@@ -1,4 +1,5 @@
 import type {
+  AccountOverview,
   BatchResult,
   ComplianceDelta,
   ComplianceState,
@@ -106,6 +107,22 @@ function complianceDeltaSummary(d: ComplianceDelta): string {
   ].join("");
 }
 
+function accountSummary(a: AccountOverview): string {
+  const p = a.current_period;
+  const credits = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "credit" : "credits"}`;
+  const busiest = [...p.usage].sort((x, y) => y.credits - x.credits).map((l) => `${words(l.operation)} ${l.credits}`);
+  return [
+    `${a.name} is on the ${a.plan_terms.title} plan (${a.tier} tier) with ${credits(a.balance)}.`,
+    `This period (${day(p.start)} to ${day(p.end)}): ${credits(p.usage_credits)} used${busiest.length > 0 ? ` — ${listed(busiest, 4)}` : ""}.`,
+    p.annual_minimum > 0
+      ? `Annual minimum ${credits(p.annual_minimum)}${p.minimum_shortfall > 0 ? `, ${credits(p.minimum_shortfall)} of it not yet used` : ", met"}.`
+      : "",
+    a.contact_email ? `For credits or another plan: ${a.contact_email}.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
 type Summarize = (output: never) => string;
 
 /** One summary per agent method; a method without one gets the generic sentence. */
@@ -118,6 +135,7 @@ const SUMMARIES: Readonly<Record<string, Summarize>> = {
   "hipaa.get_controls": controlsSummary,
   "hipaa.compliance_state": complianceStateSummary,
   "hipaa.compliance_delta": complianceDeltaSummary,
+  "hipaa.account": accountSummary,
 };
 
 /** The one-paragraph summary of a successful call's output. */

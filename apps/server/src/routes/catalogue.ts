@@ -14,6 +14,7 @@ import { practiceOperation } from "./group-a/practice.js";
 import { listRestoreTestsOperation, recordRestoreTestOperation } from "./group-a/restore-tests.js";
 import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./group-a/risk-assessment.js";
 import { trainingRecordsOperation, trainingStatusOperation } from "./group-a/training.js";
+import { accountOperation } from "./group-b/account.js";
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { baaOperation } from "./group-b/baa.js";
 import { batchOperation } from "./group-b/batch.js";
@@ -89,6 +90,7 @@ export const OPERATIONS: readonly Operation[] = [
   complianceDeltaOperation,
   directoryOperation,
   claimPracticeOperation,
+  accountOperation,
   // REST only
   breachByNameOperation,
   threatsOperation,

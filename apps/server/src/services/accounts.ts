@@ -22,8 +22,9 @@ export function newWebhookSecret(): string {
 }
 
 /**
- * Creates a billing account with its opening credits (a ledger row) and webhook secret; `auditIn` (an operator
- * command's event) is written in the same transaction, given the new account's id.
+ * Creates a billing account with its opening credits (a ledger row), its plan's first period (account_plans) and its
+ * webhook secret; `auditIn` (an operator command's event) is written in the same transaction, given the new
+ * account's id.
  */
 export async function createAccount(
   deps: ServiceDeps,
@@ -50,6 +51,8 @@ export async function createAccount(
         created_at: at,
       })
       .execute();
+    // The plan's first period starts with the account (usage statements count plan years from here).
+    await trx.insertInto("account_plans").values({ account_id: id, plan: input.plan, started_at: at }).execute();
     if (input.credits > 0)
       await grantCredits(trx, {
         accountId: id,

@@ -7,6 +7,8 @@ import { iso } from "./deps.js";
  */
 export type OperatorOperation =
   | "operator.accounts.create"
+  | "operator.accounts.set-plan"
+  | "operator.credits.grant"
   | "operator.accounts.webhook-secret.show"
   | "operator.accounts.webhook-secret.rotate"
   | "operator.keys.create"

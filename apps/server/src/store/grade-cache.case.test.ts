@@ -182,14 +182,18 @@ describe("grade cache (SQLite) before migration 027", () => {
     try {
       await old.migrate("026-audit-append-indexes");
       const deps: ServiceDeps = { store: old, now: () => new Date(), secrets: createSecretBox(Buffer.alloc(32, 7)) };
-      const a = await accountWithKey(deps, { plan: "professional" });
+      // The account as a row (createAccount writes tables of later migrations, account_plans among them).
+      await sql`insert into accounts (id, name, plan, tier, credits, email, webhook_secret_enc, created_at)
+        values ('acct_old', 'Old', 'professional', 'standard', 500, null, '', ${new Date().toISOString()})`.execute(
+        old.db,
+      );
       const npi = withNpiCheckDigit("777000003");
       // Registered as the schema of that time has it (no claims before migration 032), then assessed.
       await old.db
         .insertInto("practices")
         .values({
           npi,
-          account_id: a.accountId,
+          account_id: "acct_old",
           name: `Practice ${npi}`,
           domain: `p${npi}.example`,
           website: null,

@@ -28,6 +28,14 @@ export interface AccountsTable {
   created_at: string;
 }
 
+/** A plan an account has been on, from `started_at` until the next row's (migration 033). */
+export interface AccountPlansTable {
+  id: Generated<number>;
+  account_id: string;
+  plan: string;
+  started_at: string;
+}
+
 export interface ApiKeysTable {
   id: string;
   account_id: string;
@@ -469,6 +477,7 @@ export interface Database {
   agents: AgentsTable;
   scan_uploads: ScanUploadsTable;
   accounts: AccountsTable;
+  account_plans: AccountPlansTable;
   api_keys: ApiKeysTable;
   practices: PracticesTable;
   credit_ledger: CreditLedgerTable;

@@ -14,6 +14,8 @@ export interface TestServer {
   readonly ca: string;
   readonly server: RunningServer;
   readonly dataDir: string;
+  /** The PostgreSQL URL (with its schema) the server uses; null on SQLite (the database is in dataDir). */
+  readonly databaseUrl: string | null;
   /** Every log line the server wrote (JSON), for assertions such as "no key was logged". */
   readonly logs: string[];
   /** The bootstrap operator key (Professional plan, bulk tier); empty on a data dir bootstrapped before. */
@@ -79,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ca,
     server,
     dataDir,
+    databaseUrl: env.DATABASE_URL ?? null,
     logs,
     // Empty when the data dir was already bootstrapped (a test restarting on the same data).
     operatorKey: server.bootstrap?.apiKey ?? "",

@@ -1,4 +1,4 @@
-import type { AccountView } from "../../services/accounts.js";
+import type { AccountOverview, UsageStatement } from "@hcs/protocol";
 import type { LedgerEntry } from "../../services/credit-ledger.js";
 import { Command, CsrfField, Notice, PortalPage, RevokeForm, type Viewer } from "./layout.js";
 
@@ -10,10 +10,55 @@ export interface KeyRow {
   readonly revoked_at: string | null;
 }
 
-/** Settings → API access: keys (created here, shown once), the plan, credits and their ledger. */
+const n = (credits: number) => credits.toLocaleString("en-US");
+const day = (at: string) => at.slice(0, 10);
+const words = (operation: string) => operation.replace(/_/g, " ");
+
+/** One period's usage, operation by operation (the statement's lines). */
+function UsageTable({ statement }: { statement: UsageStatement }) {
+  if (statement.usage.length === 0) return <p class="muted">No credits used in this period yet.</p>;
+  return (
+    <table class="list">
+      <thead>
+        <tr>
+          <th scope="col">Operation</th>
+          <th scope="col" class="num">
+            Calls
+          </th>
+          <th scope="col" class="num">
+            Charged
+          </th>
+          <th scope="col" class="num">
+            Refunded
+          </th>
+          <th scope="col" class="num">
+            Credits
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {statement.usage.map((l) => (
+          <tr>
+            <td>{words(l.operation)}</td>
+            <td class="num">{n(l.calls)}</td>
+            <td class="num">{n(l.charged)}</td>
+            <td class="num">{n(l.refunded)}</td>
+            <td class="num">{n(l.credits)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * Settings → API access: the account as `GET /v1/a2a/account` answers it (plan and its terms, credits, the rate
+ * limits, this period's usage and a statement per period), the keys (created here, shown once), the webhook secret
+ * and the credit ledger.
+ */
 export function ApiAccessPage({
   viewer,
-  account,
+  overview,
   keys,
   ledger,
   canManage,
@@ -22,7 +67,7 @@ export function ApiAccessPage({
   notice,
 }: {
   viewer: Viewer;
-  account: AccountView;
+  overview: AccountOverview;
   keys: readonly KeyRow[];
   ledger: readonly LedgerEntry[];
   canManage: boolean;
@@ -30,25 +75,143 @@ export function ApiAccessPage({
   webhook: { set: boolean; canRotate: boolean; newSecret: string | null };
   notice?: string;
 }) {
-  const professional = account.plan === "professional";
+  const terms = overview.plan_terms;
+  const groupA = terms.group_a;
+  const period = overview.current_period;
+  const statements = [period, ...overview.past_periods];
+  const contact = overview.contact_email;
+  const windows = [
+    ...overview.rate_limits.group_b.windows.map((w) => ({ group: "Group B", ...w })),
+    ...(overview.rate_limits.group_a?.windows ?? []).map((w) => ({ group: "Group A", ...w })),
+  ];
   return (
     <PortalPage title="API access" viewer={viewer} active="api">
       {notice && <Notice kind="ok">{notice}</Notice>}
       <section class="cards">
         <div class="card">
           <h2>Plan</h2>
-          <p class="big">{account.plan}</p>
+          <p class="big">{terms.title}</p>
           <p class="muted small">
-            {professional
+            {groupA
               ? "Group A (administrative records: policies, risk assessment, training, incidents) and Group B operations."
-              : "Group B operations. Group A (administrative records) needs the Professional plan."}
+              : "Group B operations. Group A (administrative records) needs the Professional or Enterprise plan."}{" "}
+            {terms.summary}.
+          </p>
+          <p class="small" id="plan-contact">
+            {contact ? (
+              <>
+                For credits, another plan or Enterprise terms, write to <a href={`mailto:${contact}`}>{contact}</a>.
+              </>
+            ) : (
+              "For credits or another plan, ask the operator of this service."
+            )}
           </p>
         </div>
         <div class="card">
           <h2>Credits</h2>
-          <p class="big">{account.credits.toLocaleString("en-US")}</p>
-          <p class="muted small">Rate-limit tier: {account.tier}</p>
+          <p class="big">{n(overview.balance)}</p>
+          <p class="muted small">Rate-limit tier: {overview.tier}</p>
         </div>
+      </section>
+      <section class="card" id="rate-limits">
+        <h2>Rate limits</h2>
+        <p class="muted small">
+          Each API key of the account is counted in these windows on its own; changes you make here count per person.
+          Shown: your own counts.
+        </p>
+        <table class="list">
+          <thead>
+            <tr>
+              <th scope="col">Group</th>
+              <th scope="col">Window</th>
+              <th scope="col" class="num">
+                Limit
+              </th>
+              <th scope="col" class="num">
+                Used
+              </th>
+              <th scope="col" class="num">
+                Remaining
+              </th>
+              <th scope="col">Resets (UTC)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {windows.map((w) => (
+              <tr>
+                <td>{w.group}</td>
+                <td>
+                  {w.window_seconds === 60 ? "minute" : w.window_seconds === 3600 ? "hour" : `${w.window_seconds} s`}
+                </td>
+                <td class="num">{n(w.limit)}</td>
+                <td class="num">{n(w.used)}</td>
+                <td class="num">{n(w.remaining)}</td>
+                <td>{w.resets_at.slice(11, 19)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section class="card" id="usage">
+        <h2>
+          Usage this period ({day(period.start)} to {day(period.end)})
+        </h2>
+        <UsageTable statement={period} />
+        <p class="small">
+          {n(period.usage_credits)} credits used.
+          {period.annual_minimum > 0
+            ? ` Annual minimum ${n(period.annual_minimum)}, credited against usage: ${
+                period.minimum_shortfall > 0 ? `${n(period.minimum_shortfall)} not used yet.` : "met."
+              }`
+            : ""}
+        </p>
+      </section>
+      <section class="card" id="statements">
+        <h2>Statements</h2>
+        <table class="list">
+          <thead>
+            <tr>
+              <th scope="col">Period</th>
+              <th scope="col">Plan</th>
+              <th scope="col">State</th>
+              <th scope="col" class="num">
+                Used
+              </th>
+              <th scope="col" class="num">
+                Minimum
+              </th>
+              <th scope="col" class="num">
+                Shortfall
+              </th>
+              <th scope="col" class="num">
+                Added
+              </th>
+              <th scope="col" class="num">
+                Opening
+              </th>
+              <th scope="col" class="num">
+                Closing
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {statements.map((st) => (
+              <tr>
+                <td>
+                  {day(st.start)} to {day(st.end)}
+                </td>
+                <td>{st.plan}</td>
+                <td>{st.state}</td>
+                <td class="num">{n(st.usage_credits)}</td>
+                <td class="num">{n(st.annual_minimum)}</td>
+                <td class="num">{n(st.minimum_shortfall)}</td>
+                <td class="num">{n(st.credits_added)}</td>
+                <td class="num">{n(st.opening_balance)}</td>
+                <td class="num">{n(st.closing_balance)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </section>
       <section class="card">
         <h2>API keys</h2>
@@ -58,7 +221,7 @@ export function ApiAccessPage({
             <Command id="new-key" text={newKey.apiKey} />
             <p class="muted small">
               Group B: send it as <code>X-API-Key</code>.
-              {professional ? (
+              {groupA ? (
                 <>
                   {" "}
                   Group A: <code>Authorization: Bearer</code>.
@@ -141,7 +304,7 @@ export function ApiAccessPage({
           <p class="muted small">Only an owner of the account can rotate it.</p>
         )}
       </section>
-      <section class="card">
+      <section class="card" id="ledger">
         <h2>Credit ledger</h2>
         {ledger.length === 0 ? (
           <p class="muted">No credit movements yet.</p>

@@ -50,6 +50,12 @@ export async function invokeForPortal(
 /** Input the operation refused as invalid: a form shows it next to its fields and keeps the person's answers. */
 export const isInputRefusal = (error: ServiceError): boolean => httpStatusFor(error.code) === 400;
 
+/** Where to ask for an upgrade, from the refusal's `details.contact_email` (services/credit-errors.ts). */
+function askFor(error: ServiceError, what: string): string {
+  const contact = (error.details as { contact_email?: unknown } | undefined)?.contact_email;
+  return typeof contact === "string" ? `${what}, write to ${contact}` : `${what}, ask the operator of this service`;
+}
+
 /**
  * The page error of a refused call, in the portal's words (never the API's JSON). A rate-limited call also sets
  * Retry-After. What is not the person's to fix (a store that did not answer, an internal error) is thrown as it is,
@@ -64,11 +70,14 @@ export function portalErrorOf(ctx: HcsContext, result: Extract<InvokeResult, { o
       const held = typeof d?.balance === "number" ? ` and your account holds ${d.balance}` : " than your account holds";
       return new PortalError(
         "insufficient_credits",
-        `${cost}${held}. Nothing was charged. Add credits to your account, then try again.`,
+        `${cost}${held}. Nothing was charged. ${askFor(error, "To add credits or change plan")}, then try again.`,
       );
     }
     case "plan_required":
-      return new PortalError("plan_required", "This needs a Professional or Enterprise plan. Nothing was charged.");
+      return new PortalError(
+        "plan_required",
+        `This needs a Professional or Enterprise plan. Nothing was charged. ${askFor(error, "To change plan")}.`,
+      );
     case "rate_limited":
       if (result.retryAfter !== null) ctx.set("Retry-After", String(result.retryAfter));
       return new PortalError(

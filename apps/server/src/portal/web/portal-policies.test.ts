@@ -21,7 +21,7 @@ function policiesSuite(engine: "sqlite" | "postgres") {
     let owner: Awaited<ReturnType<typeof accountWithKey>>;
 
     beforeAll(async () => {
-      t = await startTestServer({ engine });
+      t = await startTestServer({ engine, env: { HCS_CONTACT_EMAIL: "sales@hcs.example.org" } });
       owner = await accountWithKey(t.server.deps, { plan: "free", credits: 1000, name: "Lakeside Family" });
       await gradedPractice(t.server.deps, owner.accountId, NPI);
     });
@@ -137,6 +137,8 @@ function policiesSuite(engine: "sqlite" | "postgres") {
       expect(refused.status).toBe(402);
       expect(refused.headers["content-type"]).toMatch(/^text\/html/);
       expect(refused.text).toContain(`This costs ${24 * DOC} credits and your account holds 100. Nothing was charged.`);
+      // Where to ask for more: the operator's contact address (docs/api.md#plans-and-prices).
+      expect(refused.text).toContain("To add credits or change plan, write to sales@hcs.example.org, then try again.");
       expect(await balance(poor.accountId)).toBe(100);
       expect((await ledger(poor.accountId)).filter((r) => r.delta < 0)).toEqual([]);
       const page = await browser.get(`/portal/practices/${npi}/records`);

@@ -2,8 +2,9 @@ import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsState } from "../../http/state.js";
+import { accountOverview } from "../../services/account-overview.js";
 import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
-import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../../services/api-keys.js";
+import { type Caller, issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../../services/api-keys.js";
 import { creditLedger } from "../../services/credit-ledger.js";
 import { PortalError } from "../portal-errors.js";
 import { can, PortalRoleSchema, rolesInvitableBy } from "../roles.js";
@@ -14,7 +15,10 @@ import { readForm } from "./forms.js";
 import { assertCan, auditOf, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
 import { seeOther, sendPage } from "./responses.js";
 
-/** Settings: API access (keys, plan, credits and ledger) and People (invitations with a role). */
+/**
+ * Settings: API access (plan, credits, rate limits, usage per period — what `GET /v1/a2a/account` answers — keys,
+ * the webhook secret and the ledger) and People (invitations with a role).
+ */
 export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): void {
   const apiPage = async (
     signedIn: SignedIn,
@@ -22,9 +26,13 @@ export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): vo
     notice?: string,
     newWebhookSecret: string | null = null,
   ) => {
-    const accountId = signedIn.session.user.accountId;
-    const [account, keys, ledger, viewer, webhookSecretSet] = await Promise.all([
-      getAccount(deps, accountId),
+    const { user } = signedIn.session;
+    const accountId = user.accountId;
+    const account = await getAccount(deps, accountId);
+    // The person, as the portal's bridge calls operations for them: their rate limits count per person.
+    const caller: Caller = { keyId: null, portalUserId: user.id, accountId, plan: account.plan, tier: account.tier };
+    const [overview, keys, ledger, viewer, webhookSecretSet] = await Promise.all([
+      accountOverview(deps, caller, deps.config.contactEmail),
       listApiKeys(deps, accountId),
       creditLedger(deps, accountId),
       viewerOf(deps, signedIn),
@@ -33,7 +41,7 @@ export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): vo
     return (
       <ApiAccessPage
         viewer={viewer}
-        account={account}
+        overview={overview}
         keys={keys}
         ledger={ledger}
         canManage={can(signedIn.session.user.role, "manage_api_keys")}

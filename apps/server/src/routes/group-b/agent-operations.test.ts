@@ -146,7 +146,7 @@ describe("hipaa.batch — POST /v1/a2a/batch", () => {
     expect([res.status, res.json.error.code, res.json.error.details]).toEqual([
       402,
       "insufficient_credits",
-      { required: 50, balance: 30 },
+      { required: 50, balance: 30, contact_email: null },
     ]);
     expect(await balance(poor.accountId)).toBe(30);
     const tooMany = await t.request("/v1/a2a/batch", {

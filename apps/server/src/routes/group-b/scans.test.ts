@@ -238,7 +238,7 @@ describe("dispatch refuses bad requests with documented errors", () => {
     });
     const res = await dispatch({ npi: "1306849450" }, poor.apiKey);
     expect(res.status).toBe(402);
-    expect(res.json.error.details).toEqual({ required: 150, balance: 100 });
+    expect(res.json.error.details).toEqual({ required: 150, balance: 100, contact_email: null });
     const jobs = await t.server.deps.store.db.selectFrom("jobs").select("id").where("npi", "=", "1306849450").execute();
     expect(jobs).toHaveLength(0);
   });

@@ -43,6 +43,7 @@ export function agentCardDocument(deps: AppDeps, catalogue: () => Catalogue): Se
         publicUrl: deps.config.publicUrl,
         version: deps.version,
         auditLogVerifierKey: deps.auditLogKey?.verifierKey,
+        contactEmail: deps.config.contactEmail,
       }),
       null,
       2,

@@ -28,6 +28,7 @@ import { jobReportBasisMigration } from "./028-job-report-basis.js";
 import { restoreReadinessMigration } from "./029-restore-readiness.js";
 import { nppesDirectoryMigration } from "./031-nppes-directory.js";
 import { practiceClaimsMigration } from "./032-practice-claims.js";
+import { accountPlansMigration } from "./033-account-plans.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -62,5 +63,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "029-restore-readiness": restoreReadinessMigration(engine),
     "031-nppes-directory": nppesDirectoryMigration(engine),
     "032-practice-claims": practiceClaimsMigration(engine),
+    "033-account-plans": accountPlansMigration(engine),
   };
 }

@@ -304,6 +304,31 @@ function migrationSuite(engine: Engine, open: OpenTestStore) {
       }
     });
 
+    it("033-account-plans gives every existing account its current plan since its creation", async () => {
+      const store = await fresh();
+      await store.migrate("029-restore-readiness");
+      const db = store.db as unknown as RawDb;
+      await seedPractice(db);
+      await db
+        .insertInto("accounts")
+        .values({
+          id: "acc_2",
+          name: "B",
+          plan: "free",
+          tier: "bulk",
+          credits: 500,
+          webhook_secret_enc: "x",
+          created_at: "2026-11-23T08:00:00.000Z",
+        })
+        .execute();
+      expect(await store.migrate()).toContain("033-account-plans");
+      const rows = await store.db.selectFrom("account_plans").selectAll().orderBy("id").execute();
+      expect(rows.map((r) => [r.account_id, r.plan, r.started_at])).toEqual([
+        ["acc_1", "professional", AT],
+        ["acc_2", "free", "2026-11-23T08:00:00.000Z"],
+      ]);
+    });
+
     it("005-webhook-receiver names the receiver (callback origin) of every queued delivery", async () => {
       const store = await fresh();
       await store.migrate("004-scan-upload-summary");
