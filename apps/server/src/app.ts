@@ -3,6 +3,8 @@ import Router from "@koa/router";
 import Koa from "koa";
 import { a2aMethods } from "./a2a/methods.js";
 import type { AppDeps } from "./app-deps.js";
+import { CATALOGUE } from "./catalogue/index.js";
+import { publicRoutesOf } from "./documents/index.js";
 import { errorMapper } from "./http/errors.js";
 import { type HotRoute, hotRequests } from "./http/hot-routes.js";
 import { observeRequests } from "./http/metrics.js";
@@ -11,8 +13,8 @@ import { requestGuard, restHandler } from "./http/rest-binding.js";
 import type { HcsContext, HcsState } from "./http/state.js";
 import { unmatchedRequests } from "./http/unmatched.js";
 import { mcpEndpoint } from "./mcp/http-endpoint.js";
+import type { Catalogue } from "./operations/operation.js";
 import { lazyPortalMiddleware } from "./portal/web/lazy-portal.js";
-import { CATALOGUE, type Catalogue } from "./routes/catalogue.js";
 import { rpcEndpoint } from "./rpc/endpoint.js";
 import { methodTable } from "./rpc/methods.js";
 
@@ -54,7 +56,7 @@ export function createRequestListener(deps: AppDeps, catalogue: Catalogue = CATA
     )
       hot.push({ method: operation.rest.method, path: operation.rest.path, handler });
   }
-  for (const route of catalogue.publicRoutes) {
+  for (const route of publicRoutesOf(catalogue)) {
     router.get(route.path, async (ctx) => {
       requestGuard(ctx as unknown as HcsContext);
       await route.handler(ctx as unknown as HcsContext, deps);

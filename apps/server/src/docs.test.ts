@@ -4,7 +4,7 @@ import { CREDIT_PRICES, PLAN_TABLE, PLANS } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES } from "./config.js";
 import { accessTableRows } from "./operations/describe.js";
-import { CATALOGUE } from "./routes/catalogue.js";
+import { CATALOGUE } from "./catalogue/index.js";
 import { markedTableRows } from "./test-support/markdown-table.js";
 import { signWebhook } from "./webhooks/signature.js";
 

@@ -4,7 +4,7 @@ import type { Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wouldExceed } from "../http/rate-limit.js";
 import { claimJobs } from "../jobs/queue.js";
-import { CATALOGUE } from "../routes/catalogue.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { getAccount } from "../services/accounts.js";
 import { authenticateApiKey } from "../services/api-keys.js";
 import { addPractice } from "../services/practices.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATALOGUE } from "../routes/catalogue.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 import { compileHotRoutes, patternsOverlap } from "./hot-routes.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentSkills } from "../a2a/agent-card.js";
-import { CATALOGUE } from "../routes/catalogue.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { countsAsRequest } from "./message-count.js";
 import { mcpTools } from "./tools.js";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentSkills } from "../a2a/agent-card.js";
 import { loadConfig } from "../config.js";
 import { mcpToolName } from "../operations/operation.js";
-import { CATALOGUE } from "../routes/catalogue.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { createSecretBox, loadMasterKey } from "../secrets/master-key.js";
 import { openMigratedStore } from "../server.js";
 import { getAccount } from "../services/accounts.js";

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { type Config, ConfigError } from "../config.js";
 import { credentialsForKey } from "../http/credentials.js";
 import type { Operation } from "../operations/operation.js";
-import { CATALOGUE } from "../routes/catalogue.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { openMigratedStore } from "../server.js";
 import { localAppDeps } from "./local-deps.js";
 import { buildMcpServer } from "./mcp-server.js";

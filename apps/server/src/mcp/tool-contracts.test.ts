@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequestTo } from "../lab/https-client.js";
 import { mcpToolName, type Operation } from "../operations/operation.js";
-import { CATALOGUE } from "../routes/catalogue.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { getAccount } from "../services/accounts.js";
 import { type FullyEvidencedPractice, fullyEvidencedPractice } from "../test-support/fully-evidenced-practice.js";
 import { exampleCall } from "../test-support/operation-examples.js";

@@ -3,8 +3,7 @@ import { ErrorBodySchema, type ErrorCode, httpStatusFor } from "@hcs/protocol";
 import { stringify } from "yaml";
 import { z } from "zod";
 import { describedWithPrice, pipelineErrors } from "../operations/describe.js";
-import type { Operation } from "../operations/operation.js";
-import type { Catalogue } from "../routes/catalogue.js";
+import type { Catalogue, Operation } from "../operations/operation.js";
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed in the current window", schema: { type: "integer" as const } },
@@ -64,6 +63,22 @@ function errorResponses(codes: readonly ErrorCode[], headers: object): Record<st
   );
 }
 
+/**
+ * A document or operator endpoint served over HTTP only, as the REST description lists it (documents/route.ts adds
+ * its handler): no credentials, no limits, nothing to invoke.
+ */
+export interface DocumentedRoute {
+  readonly path: string;
+  readonly id: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly response: { readonly description: string; readonly schema?: z.ZodType; readonly contentType?: string };
+  /** Errors it may answer instead (with the error body). */
+  readonly errors?: readonly ErrorCode[];
+  /** Left out of the OpenAPI document (operator endpoints). */
+  readonly internal?: boolean;
+}
+
 /** The operations the REST description lists: served, with a REST twin, in Group B or public. */
 export function documentedOperations(catalogue: Catalogue): Operation[] {
   return catalogue.operations.filter((op) => op.implemented && op.rest && op.group !== "a" && op.group !== "a-open");
@@ -74,7 +89,11 @@ export function documentedOperations(catalogue: Catalogue): Operation[] {
  * operation's REST twin (path parameters, query or body, the success schema, each error status with its codes)
  * and the public documents. Group A and operator endpoints are left out.
  */
-export function buildOpenApiDocument(catalogue: Catalogue, info: { version: string; serverUrl: string }): object {
+export function buildOpenApiDocument(
+  catalogue: Catalogue,
+  routes: readonly DocumentedRoute[],
+  info: { version: string; serverUrl: string },
+): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
@@ -120,7 +139,7 @@ export function buildOpenApiDocument(catalogue: Catalogue, info: { version: stri
       responses,
     });
   }
-  for (const route of catalogue.publicRoutes) {
+  for (const route of routes) {
     if (route.internal) continue;
     registry.registerPath({
       method: "get",

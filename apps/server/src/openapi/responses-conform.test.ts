@@ -3,8 +3,9 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { CATALOGUE } from "../catalogue/index.js";
+import { publicRoutesOf } from "../documents/index.js";
 import type { TestResponse } from "../lab/https-client.js";
-import { CATALOGUE } from "../routes/catalogue.js";
 import { accountWithKey } from "../test-support/fixtures.js";
 import { type FullyEvidencedPractice, fullyEvidencedPractice } from "../test-support/fully-evidenced-practice.js";
 import { exampleCall, type RestRequest, restRequestOf } from "../test-support/operation-examples.js";
@@ -137,13 +138,14 @@ describe.each(runPg ? (["sqlite", "postgres"] as const) : (["sqlite"] as const))
       },
     );
 
-    it.each(CATALOGUE.publicRoutes.filter((r) => !r.internal).map((r) => [r.path, r] as const))(
-      "public document %s",
-      async (path, route) => {
-        const res = await t.request(path);
-        expect(problemsOf(paths, route.path, "get", res)).toEqual([]);
-      },
-    );
+    it.each(
+      publicRoutesOf(CATALOGUE)
+        .filter((r) => !r.internal)
+        .map((r) => [r.path, r] as const),
+    )("public document %s", async (path, route) => {
+      const res = await t.request(path);
+      expect(problemsOf(paths, route.path, "get", res)).toEqual([]);
+    });
 
     it("the practice has every kind of finding, a KEV finding among them", () => {
       expect(fx.findingIds.external.length).toBeGreaterThan(0);

@@ -179,6 +179,15 @@ export class RawBody {
   ) {}
 }
 
+/**
+ * Everything the service does, declared once (catalogue/index.ts). The router mounts each operation's REST twin;
+ * JSON-RPC methods, MCP tools and A2A skills are bound to the operations with an agent method name; the OpenAPI
+ * document, the agent card, the MCP tool list and docs/api.md's method table are made from (or tested against) it.
+ */
+export interface Catalogue {
+  readonly operations: readonly Operation[];
+}
+
 /** Keeps literal operation declarations typed against their own schemas. */
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation {
   return op as unknown as Operation;

@@ -4,7 +4,7 @@ import { vendorIdOf } from "../../administrative/business-associate.js";
 import { type BusinessAssociates, listBusinessAssociates } from "../../administrative/business-associates.js";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsContext, HcsState } from "../../http/state.js";
-import { baaOperation } from "../../routes/group-b/baa.js";
+import { baaOperation } from "../../catalogue/administrative/baa.js";
 import { PortalError } from "../portal-errors.js";
 import { BusinessAssociateFormPage, type BusinessAssociateFormValues } from "../views/business-associate-form.js";
 import { refusalReason } from "./form-refusal.js";

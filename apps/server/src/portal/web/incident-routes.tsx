@@ -5,7 +5,7 @@ import { getIncidentRow, incidentView } from "../../administrative/incidents.js"
 import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
 import type { HcsContext, HcsState } from "../../http/state.js";
-import { createIncidentOperation, patchIncidentOperation } from "../../routes/group-a/incidents.js";
+import { createIncidentOperation, patchIncidentOperation } from "../../catalogue/administrative/incidents.js";
 import { PortalError } from "../portal-errors.js";
 import { IncidentFormPage } from "../views/incident-form.js";
 import { refusalReason } from "./form-refusal.js";

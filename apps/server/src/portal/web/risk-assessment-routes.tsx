@@ -4,7 +4,7 @@ import { z } from "zod";
 import { riskAssessmentView } from "../../administrative/risk-assessments.js";
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsContext, HcsState } from "../../http/state.js";
-import { sraOperation } from "../../routes/group-b/sra.js";
+import { sraOperation } from "../../catalogue/administrative/sra.js";
 import { PortalError } from "../portal-errors.js";
 import { can } from "../roles.js";
 import { initialState, readSraForm, SraFormFieldsSchema, type SraFormState } from "../sra-form.js";

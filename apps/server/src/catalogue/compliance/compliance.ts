@@ -2,7 +2,7 @@ import { ComplianceDeltaQuerySchema, ComplianceDeltaSchema, ComplianceStateSchem
 import { defineOperation } from "../../operations/operation.js";
 import { complianceDeltaFor } from "../../services/compliance-delta.js";
 import { complianceStateFor } from "../../services/compliance-state.js";
-import { NpiInputSchema } from "./grade.js";
+import { NpiInputSchema } from "../grades/grade.js";
 
 export const complianceStateOperation = defineOperation({
   id: "getComplianceState",

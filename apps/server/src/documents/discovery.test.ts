@@ -5,12 +5,13 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { canonicalJson, ReputationSnapshotSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { agentSkills } from "../../a2a/agent-card.js";
-import { documentedOperations } from "../../openapi/document.js";
-import { fetchTrustingCa } from "../../test-support/a2a-client.js";
-import { accountWithKey, completedJobRow, gradedPractice } from "../../test-support/fixtures.js";
-import { startTestServer, type TestServer } from "../../test-support/test-server.js";
-import { CATALOGUE } from "../catalogue.js";
+import { agentSkills } from "../a2a/agent-card.js";
+import { CATALOGUE } from "../catalogue/index.js";
+import { documentedOperations } from "../openapi/document.js";
+import { fetchTrustingCa } from "../test-support/a2a-client.js";
+import { accountWithKey, completedJobRow, gradedPractice } from "../test-support/fixtures.js";
+import { startTestServer, type TestServer } from "../test-support/test-server.js";
+import { publicRoutesOf } from "./index.js";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -87,7 +88,9 @@ describe("OpenAPI document", () => {
     const documented = documentedOperations(CATALOGUE);
     const expected = [
       ...documented.map((op) => `${op.rest!.method} ${op.rest!.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`),
-      ...CATALOGUE.publicRoutes.filter((r) => !r.internal).map((r) => `get ${r.path}`),
+      ...publicRoutesOf(CATALOGUE)
+        .filter((r) => !r.internal)
+        .map((r) => `get ${r.path}`),
     ].sort();
     const listed = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`))

@@ -11,7 +11,7 @@ import { defineOperation } from "../../operations/operation.js";
 import { breachCheck } from "../../services/intel/breach-lookup.js";
 import { breachProbabilityFor } from "../../services/intel/breach-probability.js";
 import { threatReport } from "../../services/intel/threats.js";
-import { NpiInputSchema } from "./grade.js";
+import { NpiInputSchema } from "../grades/grade.js";
 
 export const breachOperation = defineOperation({
   id: "getBreaches",

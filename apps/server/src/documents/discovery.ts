@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { buildAgentCard } from "../../a2a/agent-card.js";
-import type { AppDeps } from "../../app-deps.js";
-import { ServiceError } from "../../errors.js";
-import type { HcsContext } from "../../http/state.js";
-import type { Catalogue } from "../catalogue.js";
-import { definePublicRoute, type PublicRoute } from "../route.js";
+import { buildAgentCard } from "../a2a/agent-card.js";
+import type { AppDeps } from "../app-deps.js";
+import { ServiceError } from "../errors.js";
+import type { HcsContext } from "../http/state.js";
+import type { DocumentedRoute } from "../openapi/document.js";
+import type { Catalogue } from "../operations/operation.js";
+import { definePublicRoute, type PublicRoute } from "./route.js";
 
 /** Serves a cacheable document with a strong ETag; 304 when the client already has it. */
 function serveCached(ctx: HcsContext, body: string, etag: string, contentType: string, maxAge: number): void {
@@ -35,11 +36,11 @@ const cards = new WeakMap<AppDeps, Served>();
 const openApis = new WeakMap<AppDeps, Promise<Served>>();
 
 /** The agent card, built once per app (it depends only on the catalogue and configuration). */
-export function agentCardDocument(deps: AppDeps, catalogue: () => Catalogue): Served {
+export function agentCardDocument(deps: AppDeps, catalogue: Catalogue): Served {
   let served = cards.get(deps);
   if (!served) {
     const body = JSON.stringify(
-      buildAgentCard(catalogue().operations, {
+      buildAgentCard(catalogue.operations, {
         publicUrl: deps.config.publicUrl,
         version: deps.version,
         auditLogVerifierKey: deps.auditLogKey?.verifierKey,
@@ -55,12 +56,16 @@ export function agentCardDocument(deps: AppDeps, catalogue: () => Catalogue): Se
 }
 
 /** The OpenAPI document, built once per app on first request (its generator is loaded only then). */
-export function openApiDocument(deps: AppDeps, catalogue: () => Catalogue): Promise<Served> {
+export function openApiDocument(
+  deps: AppDeps,
+  catalogue: Catalogue,
+  routes: () => readonly DocumentedRoute[],
+): Promise<Served> {
   let served = openApis.get(deps);
   if (!served) {
-    served = import("../../openapi/document.js").then(({ buildOpenApiDocument, openApiYaml }) => {
+    served = import("../openapi/document.js").then(({ buildOpenApiDocument, openApiYaml }) => {
       const body = openApiYaml(
-        buildOpenApiDocument(catalogue(), { version: deps.version, serverUrl: deps.config.publicUrl }),
+        buildOpenApiDocument(catalogue, routes(), { version: deps.version, serverUrl: deps.config.publicUrl }),
       );
       return { body, etag: etagOf(body) };
     });
@@ -69,7 +74,8 @@ export function openApiDocument(deps: AppDeps, catalogue: () => Catalogue): Prom
   return served;
 }
 
-export function discoveryRoutes(catalogue: () => Catalogue): PublicRoute[] {
+/** The discovery documents of a catalogue; `routes` are all the public routes served beside it (for OpenAPI). */
+export function discoveryRoutes(catalogue: Catalogue, routes: () => readonly DocumentedRoute[]): PublicRoute[] {
   return [
     definePublicRoute({
       path: "/.well-known/agent-card.json",
@@ -102,7 +108,7 @@ export function discoveryRoutes(catalogue: () => Catalogue): PublicRoute[] {
       summary: "OpenAPI 3.1 description of the agent-facing REST API",
       response: { description: "OpenAPI document (YAML)", schema: z.string(), contentType: "application/yaml" },
       async handler(ctx, deps) {
-        const d = await openApiDocument(deps, catalogue);
+        const d = await openApiDocument(deps, catalogue, routes);
         serveCached(ctx, d.body, d.etag, "application/yaml; charset=utf-8", 300);
       },
     }),

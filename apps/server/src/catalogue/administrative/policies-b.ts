@@ -10,7 +10,7 @@ import {
 } from "../../administrative/policies/policy-documents.js";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
 import { defineOperation, RawBody } from "../../operations/operation.js";
-import { PolicyDownloadInputSchema } from "../group-a/policies.js";
+import { PolicyDownloadInputSchema } from "./policies.js";
 
 export const policiesOperation = defineOperation({
   id: "listPolicies",

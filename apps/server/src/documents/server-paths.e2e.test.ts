@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BreachCheckSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicFeedSource } from "../../services/intel/public-feed-source.js";
-import { addPractice } from "../../services/practices.js";
-import { accountWithKey } from "../../test-support/fixtures.js";
-import { runHcsServer } from "../../test-support/hcs-server-cli.js";
-import { startTestServer, type TestServer } from "../../test-support/test-server.js";
+import { publicFeedSource } from "../services/intel/public-feed-source.js";
+import { addPractice } from "../services/practices.js";
+import { accountWithKey } from "../test-support/fixtures.js";
+import { runHcsServer } from "../test-support/hcs-server-cli.js";
+import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
 // An operator imports the public feeds from files kept somewhere on the server (`hcs-server data import --file`).
 // Before, /readyz and every hipaa.breach answer carried that file's full path — the server's user names, mounts and

@@ -5,7 +5,7 @@ import { groupAgents } from "../../services/agent-groups.js";
 import { listDeployTokens, revokeDeployToken } from "../../services/deploy-tokens.js";
 import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
 import type { EnrolmentActor } from "../../services/enrolment-scope.js";
-import { NpiInputSchema } from "./grade.js";
+import { NpiInputSchema } from "../grades/grade.js";
 
 // The practice's owner manages its scanners: listing and revoking are free (not metered) and owner-only.
 const ownerOf = (call: OperationCall): EnrolmentActor => ({ by: "account", accountId: call.caller!.accountId });

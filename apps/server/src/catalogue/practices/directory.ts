@@ -1,7 +1,7 @@
 import { DirectoryEntrySchema } from "@hcs/protocol";
 import { defineOperation } from "../../operations/operation.js";
 import { directoryEntry } from "../../services/directory/lookup.js";
-import { NpiInputSchema } from "./grade.js";
+import { NpiInputSchema } from "../grades/grade.js";
 
 export const directoryOperation = defineOperation({
   id: "getDirectoryEntry",

@@ -1,10 +1,10 @@
 import { httpStatusFor } from "@hcs/protocol";
 import { z } from "zod";
-import { NOT_CONFIGURED } from "../../audit/anchor/anchor-status.js";
-import { errorBody } from "../../http/error-body.js";
-import { feedStates } from "../../services/intel/feed-status.js";
-import { publicFeedSource } from "../../services/intel/public-feed-source.js";
-import { definePublicRoute, type PublicRoute } from "../route.js";
+import { NOT_CONFIGURED } from "../audit/anchor/anchor-status.js";
+import { errorBody } from "../http/error-body.js";
+import { feedStates } from "../services/intel/feed-status.js";
+import { publicFeedSource } from "../services/intel/public-feed-source.js";
+import { definePublicRoute, type PublicRoute } from "./route.js";
 
 /** How long readiness waits for the store before the instance is reported not ready. */
 const READINESS_TIMEOUT_MS = 1_000;
@@ -14,7 +14,7 @@ const READINESS_TIMEOUT_MS = 1_000;
  * audited or rate-limited, and only readiness touches the store (bounded to a second): a load balancer's probes
  * must get an answer whatever the database is doing.
  */
-export const operationsRoutes: PublicRoute[] = [
+export const healthRoutes: PublicRoute[] = [
   definePublicRoute({
     path: "/healthz",
     internal: true,

@@ -6,12 +6,12 @@ import {
   FindingsPageSchema,
 } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAccount } from "../../services/accounts.js";
-import { recordAssessment } from "../../services/grades.js";
-import { scanDocument } from "../../test-support/agent-client.js";
-import { enrolledPractice } from "../../test-support/enrolled-practice.js";
-import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
-import { startTestServer, type TestServer } from "../../test-support/test-server.js";
+import { getAccount } from "../services/accounts.js";
+import { recordAssessment } from "../services/grades.js";
+import { scanDocument } from "../test-support/agent-client.js";
+import { enrolledPractice } from "../test-support/enrolled-practice.js";
+import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
+import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
 let clock = new Date("2026-11-22T10:00:00.000Z");
 let t: TestServer;

@@ -12,13 +12,13 @@ import {
 } from "@hcs/protocol";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
+import { scannerManifest } from "../../downloads/scanner-manifest.js";
 import { isServiceError, ServiceError } from "../../errors.js";
 import { isJsonRequest, readRawBody } from "../../http/body.js";
 import type { HcsContext } from "../../http/state.js";
 import { defineOperation } from "../../operations/operation.js";
 import { acceptScanUpload, registerAgent } from "../../services/agents.js";
 import { issueDeployToken } from "../../services/deploy-tokens.js";
-import { scannerManifest } from "../public/downloads.js";
 
 const AGENT_ID = /^agt_[0-9A-Za-z]{16}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{86}$/;

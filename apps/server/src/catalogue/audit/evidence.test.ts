@@ -11,7 +11,7 @@ import { type EnrolledPractice, enrolledPractice } from "../../test-support/enro
 import { accountWithKey, completedJobRow } from "../../test-support/fixtures.js";
 import { independentlyVerify } from "../../test-support/independent-audit-verifier.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
-import { uploadResultsOperation } from "./network.js";
+import { uploadResultsOperation } from "../scanners/network.js";
 
 const NPI = "1234567893";
 let t: TestServer;
