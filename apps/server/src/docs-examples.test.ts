@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOGUE } from "./catalogue/index.js";
 import { httpRequestTo } from "./lab/https-client.js";
 import { mcpTools } from "./mcp/tools.js";
-import { CATALOGUE } from "./catalogue/index.js";
 import { a2aClientFromCard } from "./test-support/a2a-client.js";
 import { type FullyEvidencedPractice, fullyEvidencedPractice } from "./test-support/fully-evidenced-practice.js";
 import { markedTableRows } from "./test-support/markdown-table.js";

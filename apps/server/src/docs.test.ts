@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CREDIT_PRICES, PLAN_TABLE, PLANS } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
+import { CATALOGUE } from "./catalogue/index.js";
 import { CONFIG_VARIABLES } from "./config.js";
 import { accessTableRows } from "./operations/describe.js";
-import { CATALOGUE } from "./catalogue/index.js";
 import { markedTableRows } from "./test-support/markdown-table.js";
 import { signWebhook } from "./webhooks/signature.js";
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "pino";
+import { CATALOGUE } from "../catalogue/index.js";
 import { type Config, ConfigError } from "../config.js";
 import { credentialsForKey } from "../http/credentials.js";
 import type { Operation } from "../operations/operation.js";
-import { CATALOGUE } from "../catalogue/index.js";
 import { openMigratedStore } from "../server.js";
 import { localAppDeps } from "./local-deps.js";
 import { buildMcpServer } from "./mcp-server.js";

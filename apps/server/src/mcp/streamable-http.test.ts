@@ -5,9 +5,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { agentSkills } from "../a2a/agent-card.js";
+import { CATALOGUE } from "../catalogue/index.js";
 import { httpRequestTo, type TestResponse } from "../lab/https-client.js";
 import { mcpToolName } from "../operations/operation.js";
-import { CATALOGUE } from "../catalogue/index.js";
 import { getAccount } from "../services/accounts.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { CREDIT_PRICES } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestResponse } from "../lab/https-client.js";
 import { CATALOGUE } from "../catalogue/index.js";
+import type { TestResponse } from "../lab/https-client.js";
 import { issueApiKey, revokeApiKey } from "../services/api-keys.js";
 import { accountWithKey, DMARC_MISSING, gradedPractice } from "../test-support/fixtures.js";
 import { type FullyEvidencedPractice, fullyEvidencedPractice } from "../test-support/fully-evidenced-practice.js";

@@ -1,8 +1,8 @@
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import type { HcsState } from "../../http/state.js";
 import { claimPracticeOperation, verifyClaimOperation } from "../../catalogue/practices/claims.js";
+import type { HcsState } from "../../http/state.js";
 import { listClaims } from "../../services/claims/claims.js";
 import { can } from "../roles.js";
 import { ClaimsPage } from "../views/claims.js";

@@ -2,9 +2,9 @@ import { CategoryNameSchema, FINDINGS_PAGE_DEFAULT, SeveritySchema, SourceSchema
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
+import { installFromThisServer } from "../../catalogue/scanners/network.js";
 import { isServiceError } from "../../errors.js";
 import type { HcsState } from "../../http/state.js";
-import { installFromThisServer } from "../../catalogue/scanners/network.js";
 import { groupAgents } from "../../services/agent-groups.js";
 import { lastScanByAgent } from "../../services/agent-last-scans.js";
 import { evaluateComplianceState, readPracticeEvidence } from "../../services/compliance-state.js";

@@ -1,8 +1,8 @@
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
 import { recordRestoreTestOperation } from "../../catalogue/administrative/restore-tests.js";
+import type { HcsContext, HcsState } from "../../http/state.js";
 import { RestoreTestFormPage, type RestoreTestFormValues } from "../views/restore-test-form.js";
 import { refusalReason } from "./form-refusal.js";
 import { readForm } from "./forms.js";

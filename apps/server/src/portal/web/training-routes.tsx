@@ -1,8 +1,8 @@
 import type Router from "@koa/router";
 import { checkRosterCsv, type TrainingStatus } from "../../administrative/training.js";
 import type { AppDeps } from "../../app-deps.js";
-import type { HcsState } from "../../http/state.js";
 import { trainingRecordsOperation } from "../../catalogue/administrative/training.js";
+import type { HcsState } from "../../http/state.js";
 import { TrainingRosterPage } from "../views/training-roster.js";
 import { refusalReason } from "./form-refusal.js";
 import { ownedPractice } from "./owned-practice.js";
