@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { ScannerPackageManifestSchema } from "@hcs/protocol";
 import { z } from "zod";
-import type { AppDeps } from "../app-deps.js";
 import { CA_FILE, scannerManifest, servedPackage } from "../downloads/scanner-manifest.js";
 import { ServiceError } from "../errors.js";
 import { definePublicRoute, type PublicRoute } from "./route.js";
