@@ -1,3 +1,4 @@
 import { workspaceTestConfig } from "../../vitest.shared.js";
 
-export default workspaceTestConfig({ testTimeout: 30_000 });
+// The fast tier (README "Tests"). Three workers on two cores: loading each file's modules is most of this tier's time.
+export default workspaceTestConfig({ testTimeout: 30_000, maxWorkers: 3 });

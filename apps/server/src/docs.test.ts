@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CREDIT_PRICES, PLAN_TABLE, PLANS } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE } from "./catalogue/index.js";
+import { DECLARATIONS } from "./catalogue/declarations.js";
 import { CONFIG_VARIABLES } from "./config.js";
 import { accessTableRows } from "./operations/describe.js";
 import { markedTableRows } from "./test-support/markdown-table.js";
@@ -29,7 +29,7 @@ describe("docs stay true", () => {
 
   it("api.md documents every Group B and Group A route", () => {
     const doc = read("api.md");
-    for (const op of CATALOGUE.operations.filter((x) => x.rest && x.group !== "public")) {
+    for (const op of DECLARATIONS.filter((x) => x.rest && x.group !== "public")) {
       const path = op.rest!.path.replace(/:([a-z_]+)/g, "{$1}");
       expect(doc.includes(`\`${path}`), `${op.rest!.method.toUpperCase()} ${path}`).toBe(true);
     }
@@ -39,7 +39,7 @@ describe("docs stay true", () => {
     const doc = read("api.md");
     const rows = markedTableRows(doc, "method-table");
     const documented = rows.map(([method]) => method!.replace(/`/g, ""));
-    const agentMethods = CATALOGUE.operations.filter((op) => op.method);
+    const agentMethods = DECLARATIONS.filter((op) => op.method);
     expect(documented).toEqual(agentMethods.map((op) => op.method));
     for (const op of agentMethods) {
       const [, , credits, twin] = rows.find(([m]) => m === `\`${op.method}\``)!;
@@ -76,7 +76,7 @@ describe("docs stay true", () => {
   it("security.md's access table is the catalogue's access rules, operation by operation", () => {
     const doc = read("security.md");
     const rows = markedTableRows(doc, "access-table");
-    expect(rows).toEqual(accessTableRows(CATALOGUE.operations));
+    expect(rows).toEqual(accessTableRows(DECLARATIONS));
   });
 
   it("the receiver code in webhooks.md verifies real signatures and refuses forgeries", async () => {

@@ -1,11 +1,11 @@
 import { CREDIT_PRICES, FREE_TIER_CREDITS, PLAN_TABLE, PLANS, planTermsOf, RATE_LIMITS } from "@hcs/protocol";
 import { describedWithPrice, fixedCredits, priceText } from "../operations/describe.js";
-import type { Operation } from "../operations/operation.js";
+import type { OperationDeclaration } from "../operations/operation.js";
 import { A2A_SUPPORTED_VERSIONS } from "./version.js";
 
-/** The operations an agent can call as A2A skills: those with an agent method that this release serves. */
-export function agentSkills(operations: readonly Operation[]): Operation[] {
-  return operations.filter((op) => op.method && op.implemented);
+/** The operations an agent can call as A2A skills: those with an agent method. */
+export function agentSkills<D extends OperationDeclaration>(operations: readonly D[]): D[] {
+  return operations.filter((op) => op.method);
 }
 
 /**
@@ -18,7 +18,7 @@ export function agentSkills(operations: readonly Operation[]): Operation[] {
  * checkpoints and proofs are, when this process signs them.
  */
 export function buildAgentCard(
-  operations: readonly Operation[],
+  operations: readonly OperationDeclaration[],
   info: { publicUrl: string; version: string; auditLogVerifierKey?: string; contactEmail?: string | null },
 ) {
   const served = agentSkills(operations);

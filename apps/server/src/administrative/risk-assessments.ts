@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { type PracticeEvidence, readPracticeEvidence } from "../services/compliance-state.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { iso } from "../services/deps.js";
 import { addYears, dateOf } from "./calendar-date.js";
 import { type Responses, resolveAnswers } from "./risk/answers.js";
 import { QUESTIONNAIRE, QUESTIONNAIRE_VERSION } from "./risk/questionnaire.js";
+import type { RiskAssessmentView } from "./risk/risk-assessment-view.js";
 import { buildSraReport, type SraReport, SraReportSchema } from "./risk/sra-report.js";
 
 interface StoredResponses {
@@ -83,46 +83,6 @@ export async function runSra(deps: ServiceDeps, npi: string): Promise<SraReport>
   );
   return value as SraReport;
 }
-
-export const RiskAssessmentViewSchema = z
-  .object({
-    npi: z.string(),
-    questionnaire: z.object({
-      version: z.string(),
-      sections: z.array(
-        z.object({
-          id: z.string(),
-          title: z.string(),
-          questions: z.array(
-            z.object({
-              id: z.string(),
-              text: z.string(),
-              controls: z.array(z.string()),
-              /** The scans' answer, when they examine the question. */
-              prefill: z
-                .object({ answer: z.string(), source: z.string(), detail: z.string(), findings: z.array(z.string()) })
-                .nullable(),
-              response: z.object({ answer: z.string(), note: z.string().optional() }).nullable(),
-              /** overstates: the response claims more than the evidence shows (the evidence is used). */
-              flag: z.enum(["overstates", "understates"]).nullable(),
-            }),
-          ),
-        }),
-      ),
-    }),
-    responses_version: z.int().nullable(),
-    responses_submitted_at: z.iso.datetime().nullable(),
-    /** The latest SRA; `status` current within 12 months, else expired (counts as missing), or missing. */
-    assessment: z.object({
-      status: z.enum(["current", "expired", "missing"]),
-      report: SraReportSchema.nullable(),
-    }),
-  })
-  .meta({
-    id: "RiskAssessment",
-    description: "The risk-assessment questionnaire, the practice's responses and its SRA",
-  });
-export type RiskAssessmentView = z.infer<typeof RiskAssessmentViewSchema>;
 
 /** The questionnaire pre-filled from evidence, with the stored responses, their flags and the latest SRA. */
 export async function riskAssessmentView(deps: ServiceDeps, npi: string): Promise<RiskAssessmentView> {

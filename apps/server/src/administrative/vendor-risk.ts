@@ -1,11 +1,11 @@
 import { CREDIT_PRICES } from "@hcs/protocol";
-import { z } from "zod";
 import type { ServiceDeps } from "../services/deps.js";
 import { iso } from "../services/deps.js";
 import { type BaaCoverage, baaCoverage } from "./business-associate.js";
 import { listBusinessAssociates } from "./business-associates.js";
 import { dateOf } from "./calendar-date.js";
 import type { BreachHistoryProvider, VendorDomainGrade, VendorGradeSource } from "./vendor-grades.js";
+import type { VendorRisk } from "./vendor-risk-schema.js";
 
 /** A vendor domain's grade is reused this long before it is scanned again. */
 export const VENDOR_GRADE_MAX_AGE_DAYS = 30;
@@ -61,40 +61,6 @@ export function vendorRiskScore(v: VendorFacts) {
   const score = factors.reduce((n, f) => n + f.points, 0);
   return { score, band: bandOf(score), factors };
 }
-
-export const VendorRiskSchema = z
-  .object({
-    npi: z.string(),
-    vendors: z.array(
-      z.object({
-        vendor_id: z.string().nullable(),
-        name: z.string(),
-        domain: z.string().nullable(),
-        phi_access: z.boolean(),
-        baa_status: z.string().nullable(),
-        baa_coverage: z.string().nullable(),
-        external_grade: z.object({
-          status: z.enum(["graded", "not_assessed", "not_available"]),
-          grade: z.string().nullable(),
-          score: z.int().nullable(),
-          detail: z.string(),
-          scanned_at: z.iso.datetime().nullable(),
-        }),
-        breach_history: z.object({
-          status: z.enum(["available", "not_available"]),
-          breaches: z.int().nullable(),
-          detail: z.string(),
-        }),
-        score: z.int(),
-        band: z.enum(["low", "moderate", "high", "critical"]),
-        factors: z.array(z.object({ factor: z.string(), weight: z.int(), points: z.int(), value: z.string() })),
-      }),
-    ),
-    /** Vendor domains scanned by this call (each charged as a scan). */
-    domains_scanned: z.int(),
-  })
-  .meta({ id: "VendorRisk", description: "Risk score and band of each vendor of a practice" });
-export type VendorRisk = z.infer<typeof VendorRiskSchema>;
 
 interface VendorRiskDeps extends ServiceDeps {
   readonly vendorGrades?: VendorGradeSource;

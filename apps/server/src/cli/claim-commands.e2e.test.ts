@@ -30,7 +30,8 @@ describe("hcs-server claims", () => {
   }
 
   it("override gives a directory practice to an account; list shows it; revoke returns it to the directory", async () => {
-    // A first command creates the data dir and its master key.
+    // The operator commands act on a data directory a server (or migrate) set up; they never create one.
+    expect((await hcs("migrate")).code).toBe(0);
     expect((await hcs("claims", "list", "--npi", NPI)).code).toBe(0);
     const accountId = await withStore(async (deps) => {
       await importDirectoryRecordFor(deps, { npi: NPI, name: "CSP ANESTHESIA LLC", state: "GA", domain: "csp.test" });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { openMigratedStore } from "../server.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
@@ -24,6 +24,10 @@ describe.skipIf(!FILES)("hcs-server data import nppes / nppes-endpoints", () => 
   const dataDir = join(dir, "data");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const hcs = (...args: string[]) => runHcsServer(dataDir, args);
+  // The operator commands act on a data directory a server (or migrate) set up; they never create one.
+  beforeAll(async () => {
+    expect((await hcs("migrate")).code).toBe(0);
+  }, 60_000);
   async function importEvents() {
     const store = await openMigratedStore(loadConfig({ HCS_DATA_DIR: dataDir }, process.cwd()));
     try {

@@ -4,8 +4,7 @@ import { buildAgentCard } from "../a2a/agent-card.js";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import type { HcsContext } from "../http/state.js";
-import type { DocumentedRoute } from "../openapi/document.js";
-import type { Catalogue } from "../operations/operation.js";
+import type { DeclarationList, DocumentedRoute } from "../openapi/document.js";
 import { definePublicRoute, type PublicRoute } from "./route.js";
 
 /** Serves a cacheable document with a strong ETag; 304 when the client already has it. */
@@ -36,7 +35,7 @@ const cards = new WeakMap<AppDeps, Served>();
 const openApis = new WeakMap<AppDeps, Promise<Served>>();
 
 /** The agent card, built once per app (it depends only on the catalogue and configuration). */
-export function agentCardDocument(deps: AppDeps, catalogue: Catalogue): Served {
+export function agentCardDocument(deps: AppDeps, catalogue: DeclarationList): Served {
   let served = cards.get(deps);
   if (!served) {
     const body = JSON.stringify(
@@ -58,7 +57,7 @@ export function agentCardDocument(deps: AppDeps, catalogue: Catalogue): Served {
 /** The OpenAPI document, built once per app on first request (its generator is loaded only then). */
 export function openApiDocument(
   deps: AppDeps,
-  catalogue: Catalogue,
+  catalogue: DeclarationList,
   routes: () => readonly DocumentedRoute[],
 ): Promise<Served> {
   let served = openApis.get(deps);
@@ -75,7 +74,7 @@ export function openApiDocument(
 }
 
 /** The discovery documents of a catalogue; `routes` are all the public routes served beside it (for OpenAPI). */
-export function discoveryRoutes(catalogue: Catalogue, routes: () => readonly DocumentedRoute[]): PublicRoute[] {
+export function discoveryRoutes(catalogue: DeclarationList, routes: () => readonly DocumentedRoute[]): PublicRoute[] {
   return [
     definePublicRoute({
       path: "/.well-known/agent-card.json",

@@ -1,10 +1,10 @@
-import type { Catalogue } from "../operations/operation.js";
+import type { DeclarationList } from "../openapi/document.js";
 import { discoveryRoutes } from "./discovery.js";
 import { downloadRoutes } from "./downloads.js";
 import { healthRoutes } from "./health.js";
 import type { PublicRoute } from "./route.js";
 
-const served = new WeakMap<Catalogue, readonly PublicRoute[]>();
+const served = new WeakMap<DeclarationList, readonly PublicRoute[]>();
 
 /**
  * What is served beside a catalogue over HTTP only: health, readiness and metrics; the documents describing the
@@ -12,7 +12,7 @@ const served = new WeakMap<Catalogue, readonly PublicRoute[]>();
  * Documents *of* the catalogue, not entries in it: the catalogue imports none of them. Fails on a route that would
  * shadow another or an operation's REST twin.
  */
-export function publicRoutesOf(catalogue: Catalogue): readonly PublicRoute[] {
+export function publicRoutesOf(catalogue: DeclarationList): readonly PublicRoute[] {
   let routes = served.get(catalogue);
   if (!routes) {
     const all: PublicRoute[] = [...healthRoutes, ...discoveryRoutes(catalogue, () => all), ...downloadRoutes];
@@ -23,7 +23,7 @@ export function publicRoutesOf(catalogue: Catalogue): readonly PublicRoute[] {
   return routes;
 }
 
-function assertNoShadowing(catalogue: Catalogue, routes: readonly PublicRoute[]): void {
+function assertNoShadowing(catalogue: DeclarationList, routes: readonly PublicRoute[]): void {
   const seen = new Set<string>();
   for (const op of catalogue.operations) {
     seen.add(`id ${op.id}`);

@@ -88,12 +88,17 @@ export async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
 
 /** The input of a REST call: query, then JSON body, then path parameters (the path wins). */
 async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown> {
-  if (operation.rest?.input) return operation.rest.input(ctx);
+  if (operation.restReaders?.input) return operation.restReaders.input(ctx);
   const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
   const body = ctx.method === "POST" || ctx.method === "PATCH" ? await jsonBodyOf(ctx) : {};
   // A body that is not an object (an array, a number) goes to the schema as it is, which refuses it with its issues.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  return { ...operation.rest?.fromHeaders?.(ctx), ...queryInput(ctx.query, operation.input), ...body, ...params };
+  return {
+    ...operation.restReaders?.fromHeaders?.(ctx),
+    ...queryInput(ctx.query, operation.input),
+    ...body,
+    ...params,
+  };
 }
 
 /** Rate-limit, Retry-After and credit headers of an answered call. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { invoke } from "../operations/invoke.js";
-import { defineOperation, type Operation, type OperationGroup } from "../operations/operation.js";
+import { bindOperation, declareOperation, type Operation, type OperationGroup } from "../operations/operation.js";
 import { credentialsOf } from "./credentials.js";
 import { errorBody } from "./error-body.js";
 import { requestGuard, writeRest } from "./rest-binding.js";
@@ -14,7 +14,7 @@ const isGroupA = (path: string) => !isGroupB(path) && (path === "/v1" || path.st
 
 /** The answer to a path no route serves, as an operation of the group the path belongs to (so it is counted). */
 function fallback(group: OperationGroup, readOnly: boolean): Operation {
-  return defineOperation({
+  const declaration = declareOperation({
     id: "unmatchedPath",
     group,
     access: { rule: "anyone" },
@@ -26,10 +26,9 @@ function fallback(group: OperationGroup, readOnly: boolean): Operation {
     errors: ["not_found", "method_not_allowed"],
     readOnly,
     openWorld: false,
-    implemented: true,
-    async run({ error }) {
-      throw error;
-    },
+  });
+  return bindOperation(declaration, async ({ error }) => {
+    throw error;
   });
 }
 

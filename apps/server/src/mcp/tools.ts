@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { agentSkills } from "../a2a/agent-card.js";
 import { describedWithPrice } from "../operations/describe.js";
-import { mcpToolName, type Operation } from "../operations/operation.js";
+import { mcpToolName, type Operation, type OperationDeclaration } from "../operations/operation.js";
 
 type JsonSchema = Record<string, unknown> & { type: "object" };
 type Node = Record<string, unknown>;
@@ -150,7 +150,7 @@ function unionOutline(branches: readonly Node[], definitions: Record<string, Nod
  * scan and stores the grade it finds. Nothing deletes or overwrites unless declared destructive; a call that takes
  * credits is not idempotent (each call takes them again), nor is one that changes something.
  */
-export function annotationsOf(op: Operation): McpToolDefinition["annotations"] {
+export function annotationsOf(op: OperationDeclaration): McpToolDefinition["annotations"] {
   const readOnly = op.readOnly && !op.openWorld && op.price?.kind !== "charged_by_handler";
   // No `title` here: the tool's own title says it, and tools/list must stay under 32 KB (docs/api.md, MCP) —
   // nineteen tools' summaries a second time were 1.2 KB of it.
@@ -169,7 +169,12 @@ export function annotationsOf(op: Operation): McpToolDefinition["annotations"] {
  */
 export function mcpTools(operations: readonly Operation[]): McpToolSet {
   const served = agentSkills(operations);
-  const list = served.map(
+  return { list: mcpToolList(served), operations: new Map(served.map((op) => [mcpToolName(op.method!), op])) };
+}
+
+/** The tools/list entries of the served agent methods, from their declarations alone. */
+export function mcpToolList(declarations: readonly OperationDeclaration[]): McpToolDefinition[] {
+  return agentSkills(declarations).map(
     (op): McpToolDefinition => ({
       name: mcpToolName(op.method!),
       title: op.summary,
@@ -179,5 +184,4 @@ export function mcpTools(operations: readonly Operation[]): McpToolSet {
       annotations: annotationsOf(op),
     }),
   );
-  return { list, operations: new Map(served.map((op) => [mcpToolName(op.method!), op])) };
 }

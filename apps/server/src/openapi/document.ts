@@ -3,7 +3,12 @@ import { ErrorBodySchema, type ErrorCode, httpStatusFor } from "@hcs/protocol";
 import { stringify } from "yaml";
 import { z } from "zod";
 import { describedWithPrice, pipelineErrors } from "../operations/describe.js";
-import type { Catalogue, Operation } from "../operations/operation.js";
+import type { OperationDeclaration } from "../operations/operation.js";
+
+/** The declarations the document describes (a bound catalogue is one). */
+export interface DeclarationList {
+  readonly operations: readonly OperationDeclaration[];
+}
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed in the current window", schema: { type: "integer" as const } },
@@ -79,9 +84,9 @@ export interface DocumentedRoute {
   readonly internal?: boolean;
 }
 
-/** The operations the REST description lists: served, with a REST twin, in Group B or public. */
-export function documentedOperations(catalogue: Catalogue): Operation[] {
-  return catalogue.operations.filter((op) => op.implemented && op.rest && op.group !== "a" && op.group !== "a-open");
+/** The operations the REST description lists: those with a REST twin, in Group B or public. */
+export function documentedOperations(catalogue: DeclarationList): OperationDeclaration[] {
+  return catalogue.operations.filter((op) => op.rest && op.group !== "a" && op.group !== "a-open");
 }
 
 /**
@@ -90,7 +95,7 @@ export function documentedOperations(catalogue: Catalogue): Operation[] {
  * and the public documents. Group A and operator endpoints are left out.
  */
 export function buildOpenApiDocument(
-  catalogue: Catalogue,
+  catalogue: DeclarationList,
   routes: readonly DocumentedRoute[],
   info: { version: string; serverUrl: string },
 ): object {
@@ -120,7 +125,7 @@ export function buildOpenApiDocument(
     };
     const inPath = pathFields(rest.path);
     const params = requiredFields(fieldsOf(op.input, (name) => inPath.includes(name)));
-    const rem = rest.input ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
+    const rem = rest.readsOwnBody ? null : fieldsOf(op.input, (name) => !inPath.includes(name));
     registry.registerPath({
       method: rest.method,
       path: toOpenApiPath(rest.path),

@@ -271,13 +271,6 @@ class Call implements AuditSource, OperationCall {
       }
       const who = authorize(operation, inv.credentials);
       inv.guard?.();
-      if (!operation.implemented) {
-        throw new ServiceError(
-          "not_implemented",
-          `${operation.method ?? operation.id} is registered but not served by this release yet`,
-          { operation: operation.method ?? operation.id },
-        );
-      }
       const raw = await inv.input();
       const parsed = operation.input.safeParse(raw);
       if (!parsed.success) {

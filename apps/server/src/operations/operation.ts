@@ -76,6 +76,15 @@ export interface RestBinding {
   /** Status and headers that depend on the result (a replayed upload answers 200, a new one 201). */
   readonly answer?: (output: never) => { readonly status?: number; readonly headers?: Record<string, string> };
   /**
+   * The request is read by the operation's own reader (`RestReaders.input`: a signed upload's raw bytes and headers,
+   * a roster CSV), not as path parameters, query and JSON body: documents show no generic body for it.
+   */
+  readonly readsOwnBody?: boolean;
+}
+
+/** How a REST request becomes the input where the generic reading does not fit; bound with the handler. */
+export interface RestReaders {
+  /**
    * Where the input comes from when it is not the path parameters, the query and the JSON body (a scan upload
    * is signed raw bytes plus headers). Called only after the call is authorized and counted.
    */
@@ -113,9 +122,10 @@ export type Price =
 
 /**
  * One capability of the service, declared once: REST routes, JSON-RPC methods, MCP tools and A2A skills are
- * bindings of these declarations, and every call goes through the same pipeline (see invoke.ts).
+ * bindings of these declarations, and every call goes through the same pipeline (see invoke.ts). The declaration is
+ * metadata only; its handler is bound to it in the operation's own module (`bindOperation`).
  */
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export interface OperationDeclaration<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** Stable id (OpenAPI operationId, REST-only audit action), e.g. `getGrade`. */
   readonly id: string;
   /**
@@ -148,12 +158,20 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Reaches beyond the service's own records — a scan contacts the practice's hosts (MCP openWorldHint). */
   readonly openWorld: boolean;
   readonly rest?: RestBinding;
-  /**
-   * False for an operation whose issue has not landed: registered (so its method is never "not found"), answering
-   * `not_implemented`, and left out of the agent card, the OpenAPI document and the MCP tool list.
-   */
-  readonly implemented: boolean;
-  run(input: z.output<I>, call: OperationCall): Promise<z.output<O> | PreserializedJson | RawBody>;
+}
+
+/** What an operation's handler answers: its output, or the output already serialized, or a raw document. */
+export type OperationAnswer<O extends z.ZodType> = z.output<O> | PreserializedJson | RawBody;
+
+/**
+ * An operation as the pipeline runs it: its declaration and its handler (`bindOperation`). Declarations are kept in
+ * files of their own (`*.declaration.ts`), importable without the services a handler needs, so that what is made from
+ * the metadata alone — the OpenAPI document, the agent card, the MCP tool list, docs — loads a few modules.
+ */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType>
+  extends OperationDeclaration<I, O> {
+  run(input: z.output<I>, call: OperationCall): Promise<OperationAnswer<O>>;
+  readonly restReaders?: RestReaders;
 }
 
 /**
@@ -188,9 +206,22 @@ export interface Catalogue {
   readonly operations: readonly Operation[];
 }
 
-/** Keeps literal operation declarations typed against their own schemas. */
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation {
-  return op as unknown as Operation;
+/** Keeps a literal declaration typed against its own schemas (the handler bound to it is typed by them). */
+export function declareOperation<I extends z.ZodType, O extends z.ZodType>(
+  declaration: OperationDeclaration<I, O>,
+): OperationDeclaration<I, O> {
+  return declaration;
+}
+
+/** The operation the pipeline runs: a declaration with its handler. */
+export function bindOperation<I extends z.ZodType, O extends z.ZodType>(
+  declaration: OperationDeclaration<I, O>,
+  run: (input: z.output<I>, call: OperationCall) => Promise<OperationAnswer<O>>,
+  restReaders?: RestReaders,
+): Operation {
+  if (declaration.rest?.readsOwnBody && !restReaders?.input)
+    throw new Error(`${declaration.id}: a REST twin that reads its own body needs its reader`);
+  return { ...declaration, run, ...(restReaders ? { restReaders } : {}) } as unknown as Operation;
 }
 
 /** The MCP tool name of an agent method: dots are refused by several clients, so `hipaa.grade` → `hipaa_grade`. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ANSWERS, type Responses } from "../administrative/risk/answers.js";
-import type { RiskAssessmentView } from "../administrative/risk-assessments.js";
+import type { RiskAssessmentView } from "../administrative/risk/risk-assessment-view.js";
 
 /**
  * The risk-assessment questionnaire as a form (pure): field names, what each question shows, and how a submitted

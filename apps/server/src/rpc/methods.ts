@@ -36,8 +36,8 @@ export type RpcMethod =
   | { readonly kind: "handler"; readonly handler: RpcHandler };
 
 /**
- * The methods of the JSON-RPC endpoint: every catalogue operation with an agent method name (served or not yet —
- * an unserved one answers not_implemented, never "method not found"), and the protocol handlers given (A2A).
+ * The methods of the JSON-RPC endpoint: every catalogue operation with an agent method name, and the protocol
+ * handlers given (A2A).
  */
 export function methodTable(operations: readonly Operation[], handlers: Readonly<Record<string, RpcHandler>> = {}) {
   const table = new Map<string, RpcMethod>();

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Database } from "../store/schema.js";
 import type { ServiceDeps } from "./deps.js";
 import { jobViewInSlices } from "./job-view-in-slices.js";
+import { JOBS_PAGE_RESULT_BYTES } from "./jobs-page-budget.js";
 import { pageCursor } from "./page-cursor.js";
 
 export interface JobsPageQuery {
@@ -129,13 +130,6 @@ export async function jobsPage(deps: ServiceDeps, q: JobsPageQuery): Promise<Job
     total: Number(count.n),
   };
 }
-
-/**
- * Bytes of stored results one page carries at most: a page stops before the job that would exceed them (with a
- * next_cursor), but always shows one job, however large its result. A page of 100 jobs with results once made a
- * 66 MB answer that held the event loop for seconds (docs/api.md, "Jobs").
- */
-export const JOBS_PAGE_RESULT_BYTES = 2 * 1024 * 1024;
 
 /** How many of the jobs, in order, fit the byte budget with results of these sizes (at least one). */
 export function jobsWithinBudget(resultBytes: readonly number[], budget = JOBS_PAGE_RESULT_BYTES): number {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Operation } from "../operations/operation.js";
+import type { OperationDeclaration } from "../operations/operation.js";
 import { newAgentKeys, registrationBody, scanDocument, uploadHeaders } from "./agent-client.js";
 import type { FullyEvidencedPractice } from "./fully-evidenced-practice.js";
 import type { TestServer } from "./test-server.js";
@@ -26,7 +26,7 @@ export interface ExampleCall {
  * them from the path). Destructive operations act on the fixture's spare things (a pending job, an idle scanner, an
  * unused deploy token).
  */
-function fieldValues(fx: FullyEvidencedPractice, op: Operation): Record<string, unknown> {
+function fieldValues(fx: FullyEvidencedPractice, op: OperationDeclaration): Record<string, unknown> {
   return {
     npi: fx.npi,
     job_id: fx.completedJobId,
@@ -70,7 +70,7 @@ const EXAMPLE_INPUTS: Readonly<Record<string, (fx: FullyEvidencedPractice) => Re
 };
 
 /** The same input as a REST request of `op`: path parameters in the path, the rest as a query (GET) or JSON body. */
-export function restRequestOf(op: Operation, input: Record<string, unknown>): RestRequest {
+export function restRequestOf(op: OperationDeclaration, input: Record<string, unknown>): RestRequest {
   const rest = op.rest!;
   const inPath = new Set<string>();
   const path = rest.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
@@ -93,7 +93,11 @@ export function restRequestOf(op: Operation, input: Record<string, unknown>): Re
  * {@link EXAMPLE_INPUTS}; a new operation needs nothing more than its declaration. Scanner registration and upload are made fresh (a deploy token is used once,
  * an upload is signed). Throws, naming the operation, when the input it built does not satisfy the schema.
  */
-export async function exampleCall(t: TestServer, fx: FullyEvidencedPractice, op: Operation): Promise<ExampleCall> {
+export async function exampleCall(
+  t: TestServer,
+  fx: FullyEvidencedPractice,
+  op: OperationDeclaration,
+): Promise<ExampleCall> {
   if (op.id === "registerAgent") {
     const body = registrationBody(await freshDeployToken(t, fx), newAgentKeys(), `host-${randomUUID().slice(0, 6)}`);
     return { input: body, rest: { method: "POST", path: op.rest!.path, body } };

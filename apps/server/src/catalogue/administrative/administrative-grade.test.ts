@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { shouldRunPostgres } from "../../test-support/postgres.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
-import { PracticeStatusSchema } from "../practices/practice.js";
+import { PracticeStatusSchema } from "../practices/practice.declaration.js";
 
 let clock: Date;
 let t: TestServer;

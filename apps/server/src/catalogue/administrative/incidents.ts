@@ -1,13 +1,5 @@
 import { dateOf } from "../../administrative/calendar-date.js";
-import {
-  CreateIncidentInputSchema,
-  IncidentIdInputSchema,
-  IncidentListSchema,
-  type IncidentRecord,
-  IncidentViewSchema,
-  ListIncidentsInputSchema,
-  PatchIncidentInputSchema,
-} from "../../administrative/incident-schema.js";
+import type { IncidentRecord } from "../../administrative/incident-schema.js";
 import {
   createIncident,
   getIncidentRow,
@@ -16,114 +8,38 @@ import {
   patchIncident,
 } from "../../administrative/incidents.js";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
-import { defineOperation } from "../../operations/operation.js";
+import { bindOperation } from "../../operations/operation.js";
 import { practiceOfCaller } from "../../services/practice-of-caller.js";
+import {
+  createIncidentDeclaration,
+  getIncidentDeclaration,
+  listIncidentsDeclaration,
+  patchIncidentDeclaration,
+} from "./incidents.declaration.js";
 
-const NOT_FOUND = { id: { code: "not_found", message: "no such incident of your account" } } as const;
-
-export const createIncidentOperation = defineOperation({
-  id: "createIncident",
-  group: "a",
-  access: { rule: "owner", of: "practice", field: "npi", optional: true },
-  example: {
-    npi: "1234567893",
-    title: "Laptop stolen from a car",
-    category: "theft",
-    discovered_on: "2026-11-20",
-    phi_involved: true,
-  },
-  summary: "Record a security incident with its breach risk assessment",
-  description:
-    "The incident, the four-factor assessment of 164.402(2) (nature and extent of the PHI, who received it, whether " +
-    "it was acquired or viewed, mitigation), and the answer: the determination (incident or breach) and, for a " +
-    "breach, the notification clock — individuals, HHS and media, each with its due date computed from the " +
-    "discovery date. Free text describes the event, never a patient.",
-  input: CreateIncidentInputSchema,
-  output: IncidentViewSchema,
-  errors: ["invalid_npi", "forbidden", "not_found"],
-  readOnly: false,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "post", path: "/v1/incidents", status: 201 },
-  async run({ npi, ...record }, call) {
-    const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
-    const view = await createIncident(call.deps, practice.npi, record);
-    call.setResource(`incident:${view.id}`);
-    await refreshAdministrativeAssessment(call.deps, practice.npi);
-    return view;
-  },
+export const createIncidentOperation = bindOperation(createIncidentDeclaration, async ({ npi, ...record }, call) => {
+  const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
+  const view = await createIncident(call.deps, practice.npi, record);
+  call.setResource(`incident:${view.id}`);
+  await refreshAdministrativeAssessment(call.deps, practice.npi);
+  return view;
 });
 
-export const listIncidentsOperation = defineOperation({
-  id: "listIncidents",
-  group: "a",
-  access: { rule: "owner", of: "practice", field: "npi", optional: true },
-  example: { npi: "1234567893" },
-  summary: "The practice's security incidents and their notification clocks",
-  description: "Most recently discovered first; `status` filters. Each with its determination and clock as of today.",
-  input: ListIncidentsInputSchema,
-  output: IncidentListSchema,
-  errors: ["invalid_npi", "forbidden", "not_found"],
-  readOnly: true,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "get", path: "/v1/incidents" },
-  async run({ npi, status }, call) {
-    const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
-    call.setResource(`practice:${practice.npi}`);
-    return { npi: practice.npi, incidents: await listIncidents(call.deps, practice.npi, status) };
-  },
+export const listIncidentsOperation = bindOperation(listIncidentsDeclaration, async ({ npi, status }, call) => {
+  const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
+  call.setResource(`practice:${practice.npi}`);
+  return { npi: practice.npi, incidents: await listIncidents(call.deps, practice.npi, status) };
 });
 
-export const getIncidentOperation = defineOperation({
-  id: "getIncident",
-  group: "a",
-  access: { rule: "owner", of: "incident", field: "id" },
-  example: { id: "inc_0123456789abcdef" },
-  summary: "One security incident with its determination and notification clock",
-  description: "An incident of one of your practices; any other id is 404.",
-  input: IncidentIdInputSchema,
-  output: IncidentViewSchema,
-  errors: ["not_found"],
-  inputErrors: NOT_FOUND,
-  readOnly: true,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "get", path: "/v1/incidents/:id" },
-  async run({ id }, call) {
-    call.setResource(`incident:${id}`);
-    return incidentView(await getIncidentRow(call.deps, id, call.caller!.accountId), dateOf(call.deps.now()));
-  },
+export const getIncidentOperation = bindOperation(getIncidentDeclaration, async ({ id }, call) => {
+  call.setResource(`incident:${id}`);
+  return incidentView(await getIncidentRow(call.deps, id, call.caller!.accountId), dateOf(call.deps.now()));
 });
 
-// A named value: the schema's fields are built from a record, which a literal's excess-property check cannot see.
-const PATCH_EXAMPLE: { id: string } & Record<string, unknown> = {
-  id: "inc_0123456789abcdef",
-  summary: "The laptop was encrypted; the key was not with it.",
-};
-
-export const patchIncidentOperation = defineOperation({
-  id: "updateIncident",
-  group: "a",
-  access: { rule: "owner", of: "incident", field: "id" },
-  example: PATCH_EXAMPLE,
-  summary: "Move a security incident on: assessment, notices sent, status",
-  description:
-    "Any of the incident's fields; the record is checked whole again and the determination and clock recomputed. " +
-    "Record the dates notices were sent (`notifications_sent`) to stop the clock.",
-  input: PatchIncidentInputSchema,
-  output: IncidentViewSchema,
-  errors: ["not_found"],
-  inputErrors: NOT_FOUND,
-  readOnly: false,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "patch", path: "/v1/incidents/:id" },
-  async run({ id, ...changes }, call) {
-    call.setResource(`incident:${id}`);
-    const row = await getIncidentRow(call.deps, id, call.caller!.accountId);
-    const view = await patchIncident(call.deps, row, changes as Partial<IncidentRecord>);
-    await refreshAdministrativeAssessment(call.deps, row.npi);
-    return view;
-  },
+export const patchIncidentOperation = bindOperation(patchIncidentDeclaration, async ({ id, ...changes }, call) => {
+  call.setResource(`incident:${id}`);
+  const row = await getIncidentRow(call.deps, id, call.caller!.accountId);
+  const view = await patchIncident(call.deps, row, changes as Partial<IncidentRecord>);
+  await refreshAdministrativeAssessment(call.deps, row.npi);
+  return view;
 });

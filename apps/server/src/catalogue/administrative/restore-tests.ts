@@ -1,64 +1,20 @@
-import { defineOperation } from "../../operations/operation.js";
+import { bindOperation } from "../../operations/operation.js";
 import { listRestoreTests, recordRestoreTest } from "../../readiness/restore-tests.js";
-import {
-  ListRestoreTestsInputSchema,
-  RecordRestoreTestInputSchema,
-  RestoreTestListSchema,
-  RestoreTestViewSchema,
-} from "../../readiness/restore-tests-schema.js";
 import { practiceOfCaller } from "../../services/practice-of-caller.js";
+import { listRestoreTestsDeclaration, recordRestoreTestDeclaration } from "./restore-tests.declaration.js";
 
-export const recordRestoreTestOperation = defineOperation({
-  id: "recordRestoreTest",
-  group: "a",
-  access: { rule: "owner", of: "practice", field: "npi", optional: true },
-  example: {
-    npi: "1234567893",
-    tested_on: "2026-10-05",
-    system: "ehr-server",
-    data_restored: "EHR database and scanned documents, to a spare server",
-    time_to_restore_minutes: 190,
-    outcome: "succeeded",
-  },
-  summary: "Record a restore test of one of the practice's systems (contingency plan testing)",
-  description:
-    "The day a backup of a system was restored, what was restored, how long it took until the data was usable and " +
-    "whether it worked. Requirement 6 is met when every system that holds ePHI was restored within the last 12 months " +
-    "in under 72 hours and backups are recent: name a scanner host by its host name (`ehr-server`) for the test to " +
-    "count for it. Describe systems and data, never patients.",
-  input: RecordRestoreTestInputSchema,
-  output: RestoreTestViewSchema,
-  errors: ["invalid_npi", "forbidden", "not_found"],
-  readOnly: false,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "post", path: "/v1/restore-tests", status: 201 },
-  async run({ npi, ...test }, call) {
+export const recordRestoreTestOperation = bindOperation(
+  recordRestoreTestDeclaration,
+  async ({ npi, ...test }, call) => {
     const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
     const view = await recordRestoreTest(call.deps, practice.npi, test);
     call.setResource(`restore_test:${view.id}`);
     return view;
   },
-});
+);
 
-export const listRestoreTestsOperation = defineOperation({
-  id: "listRestoreTests",
-  group: "a",
-  access: { rule: "owner", of: "practice", field: "npi", optional: true },
-  example: { npi: "1234567893" },
-  summary: "The practice's restore tests",
-  description:
-    "Most recent first, each with whether it is current (within 12 months) and took under 72 hours, as of today.",
-  input: ListRestoreTestsInputSchema,
-  output: RestoreTestListSchema,
-  errors: ["invalid_npi", "forbidden", "not_found"],
-  readOnly: true,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "get", path: "/v1/restore-tests" },
-  async run({ npi }, call) {
-    const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
-    call.setResource(`practice:${practice.npi}`);
-    return { npi: practice.npi, restore_tests: await listRestoreTests(call.deps, practice.npi) };
-  },
+export const listRestoreTestsOperation = bindOperation(listRestoreTestsDeclaration, async ({ npi }, call) => {
+  const practice = await practiceOfCaller(call.deps, call.caller!.accountId, npi);
+  call.setResource(`practice:${practice.npi}`);
+  return { npi: practice.npi, restore_tests: await listRestoreTests(call.deps, practice.npi) };
 });

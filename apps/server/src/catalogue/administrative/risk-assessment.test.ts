@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUESTION_IDS } from "../../administrative/risk/questionnaire.js";
+import { RiskAssessmentViewSchema } from "../../administrative/risk/risk-assessment-view.js";
 import { SraReportSchema } from "../../administrative/risk/sra-report.js";
-import { RiskAssessmentViewSchema } from "../../administrative/risk-assessments.js";
 import { scanDocument } from "../../test-support/agent-client.js";
 import { type EnrolledPractice, enrolledPractice } from "../../test-support/enrolled-practice.js";
 import { accountWithKey } from "../../test-support/fixtures.js";

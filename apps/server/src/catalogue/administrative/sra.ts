@@ -1,38 +1,15 @@
-import { CREDIT_PRICES, NpiSchema } from "@hcs/protocol";
-import { z } from "zod";
+import { CREDIT_PRICES } from "@hcs/protocol";
 import { refreshAdministrativeAssessment } from "../../administrative/refresh.js";
-import { ResponsesSchema } from "../../administrative/risk/answers.js";
-import { SraReportSchema } from "../../administrative/risk/sra-report.js";
 import { runSra, submitResponses } from "../../administrative/risk-assessments.js";
-import { defineOperation } from "../../operations/operation.js";
+import { bindOperation } from "../../operations/operation.js";
+import { sraDeclaration } from "./sra.declaration.js";
 
-export const sraOperation = defineOperation({
-  id: "runRiskAssessment",
-  method: "hipaa.sra",
-  group: "b",
-  access: { rule: "owner", of: "practice", field: "npi" },
-  example: { npi: "1234567893" },
-  summary: "Security risk assessment of a practice you own",
-  description:
-    "A NIST SP 800-30 risk register (threat, vulnerability, likelihood, impact, level, controls in place and missing, " +
-    "evidence), the overall level, the gaps and a prioritized remediation plan, from the scans and the questionnaire " +
-    "responses (`responses` adds to them first: question id → {answer, note?}; see GET /v1/risk-assessment for the " +
-    `questions). Stored and versioned; valid 12 months. Costs ${CREDIT_PRICES.sra} credits.`,
-  input: z.strictObject({ npi: NpiSchema, responses: ResponsesSchema.optional() }),
-  output: SraReportSchema,
-  price: { kind: "metered", operation: "sra" },
-  errors: ["invalid_npi", "npi_not_found", "forbidden"],
-  readOnly: false,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "post", path: "/v1/a2a/sra/:npi" },
-  async run({ npi, responses }, call) {
-    call.setResource(`practice:${npi}`);
-    // Paid before the assessment is made and stored: a call the balance cannot cover leaves nothing behind.
-    await call.reserve(CREDIT_PRICES.sra);
-    if (responses && Object.keys(responses).length > 0) await submitResponses(call.deps, npi, responses);
-    const report = await runSra(call.deps, npi);
-    await refreshAdministrativeAssessment(call.deps, npi);
-    return report;
-  },
+export const sraOperation = bindOperation(sraDeclaration, async ({ npi, responses }, call) => {
+  call.setResource(`practice:${npi}`);
+  // Paid before the assessment is made and stored: a call the balance cannot cover leaves nothing behind.
+  await call.reserve(CREDIT_PRICES.sra);
+  if (responses && Object.keys(responses).length > 0) await submitResponses(call.deps, npi, responses);
+  const report = await runSra(call.deps, npi);
+  await refreshAdministrativeAssessment(call.deps, npi);
+  return report;
 });

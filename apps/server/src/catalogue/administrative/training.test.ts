@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrainingStatusSchema } from "../../administrative/training.js";
+import { TrainingStatusSchema } from "../../administrative/training-schemas.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 

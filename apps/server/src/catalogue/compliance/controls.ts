@@ -1,7 +1,8 @@
-import { COMPLIANCE_REQUIREMENTS, ControlsQuerySchema, ControlsResultSchema, type HipaaControlId } from "@hcs/protocol";
+import { COMPLIANCE_REQUIREMENTS, type HipaaControlId } from "@hcs/protocol";
 import { ServiceError } from "../../errors.js";
-import { defineOperation } from "../../operations/operation.js";
+import { bindOperation } from "../../operations/operation.js";
 import { controlCatalogue } from "../../services/control-catalogue.js";
+import { controlsDeclaration } from "./controls.declaration.js";
 
 let checksByControl: Promise<ReadonlyMap<HipaaControlId, readonly string[]>> | null = null;
 
@@ -11,30 +12,11 @@ function externalChecks() {
   return checksByControl;
 }
 
-export const controlsOperation = defineOperation({
-  id: "getControls",
-  method: "hipaa.get_controls",
-  group: "b",
-  access: { rule: "any_key" },
-  example: { requirement: "encryption_at_rest" },
-  summary: "The HIPAA Security Rule controls and how HCS verifies each",
-  description:
-    "Standards and implementation specifications of 45 CFR 164.308, 164.310, 164.312 and 164.316: required or " +
-    "addressable, their title, the 13 requirements they belong to, and how HCS verifies them (external checks, " +
-    "scanner phases, administrative records). Filter by ids, standard, requirement or section. Free.",
-  input: ControlsQuerySchema,
-  output: ControlsResultSchema,
-  errors: [],
-  readOnly: true,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "get", path: "/v1/a2a/controls" },
-  async run(input, call) {
-    if (input.requirement && !COMPLIANCE_REQUIREMENTS.some((r) => r.id === input.requirement))
-      throw new ServiceError("invalid_query", `no requirement ${input.requirement}`, {
-        issues: [{ path: "requirement", message: "one of the 13 requirement ids" }],
-      });
-    call.setResource("controls");
-    return { controls: controlCatalogue(input, await externalChecks()) };
-  },
+export const controlsOperation = bindOperation(controlsDeclaration, async (input, call) => {
+  if (input.requirement && !COMPLIANCE_REQUIREMENTS.some((r) => r.id === input.requirement))
+    throw new ServiceError("invalid_query", `no requirement ${input.requirement}`, {
+      issues: [{ path: "requirement", message: "one of the 13 requirement ids" }],
+    });
+  call.setResource("controls");
+  return { controls: controlCatalogue(input, await externalChecks()) };
 });

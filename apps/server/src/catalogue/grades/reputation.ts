@@ -1,9 +1,10 @@
-import { ReputationSnapshotSchema } from "@hcs/protocol";
-import { z } from "zod";
+import type { ReputationSnapshotSchema } from "@hcs/protocol";
+import type { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import { defineOperation } from "../../operations/operation.js";
+import { bindOperation } from "../../operations/operation.js";
 import { computeReputation } from "../../services/reputation.js";
 import { ttlMemo } from "../../util/ttl-memo.js";
+import { reputationDeclaration } from "./reputation.declaration.js";
 
 const REPUTATION_TTL_MS = 10_000;
 const caches = new WeakMap<AppDeps, () => Promise<z.output<typeof ReputationSnapshotSchema>>>();
@@ -22,25 +23,6 @@ function cachedReputation(deps: AppDeps) {
   return cached();
 }
 
-export const reputationOperation = defineOperation({
-  id: "getReputation",
-  method: "hipaa.reputation",
-  group: "public",
-  access: { rule: "anyone" },
-  example: {},
-  summary: "Public reputation snapshot with a SHA-256 integrity hash",
-  description:
-    "Totals computed from the service's store and process (scans, practices, findings, breaches tracked, documents " +
-    "generated, average response time, uptime), cached for 10 seconds. `sha256` is the SHA-256 of the canonical JSON " +
-    "(sorted keys) of the other fields. Free.",
-  input: z.strictObject({}),
-  output: ReputationSnapshotSchema,
-  errors: [],
-  readOnly: true,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "get", path: "/api/reputation", headers: { "Cache-Control": "public, max-age=10" } },
-  async run(_input, call) {
-    return cachedReputation(call.deps);
-  },
+export const reputationOperation = bindOperation(reputationDeclaration, async (_input, call) => {
+  return cachedReputation(call.deps);
 });

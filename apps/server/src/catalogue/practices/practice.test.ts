@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPractice } from "../../services/practices.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
-import { PracticeStatusSchema } from "./practice.js";
+import { PracticeStatusSchema } from "./practice.declaration.js";
 
 let t: TestServer;
 beforeAll(async () => {

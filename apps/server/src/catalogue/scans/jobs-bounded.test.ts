@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JOBS_PAGE_RESULT_BYTES } from "../../services/jobs-page.js";
+import { JOBS_PAGE_RESULT_BYTES } from "../../services/jobs-page-budget.js";
 import { accountWithKey, completedJobRow, gradedPractice } from "../../test-support/fixtures.js";
 import { startLoopMonitor } from "../../test-support/loop-monitor.js";
 import { shouldRunPostgres } from "../../test-support/postgres.js";

@@ -1,102 +1,27 @@
-import {
-  CREDIT_PRICES,
-  JobSchema,
-  SCAN_TYPES,
-  ScanDispatchAcceptanceSchema,
-  ScanDispatchRequestSchema,
-} from "@hcs/protocol";
-import { z } from "zod";
-import { defineOperation } from "../../operations/operation.js";
+import { bindOperation } from "../../operations/operation.js";
 import { dispatchScan, jobForAccount } from "../../services/jobs.js";
 import { vetCallbackUrl } from "../../webhooks/target-policy.js";
+import { getJobDeclaration, scanDeclaration } from "./scans.declaration.js";
 
-export const scanOperation = defineOperation({
-  id: "dispatchScan",
-  method: "hipaa.scan",
-  group: "b",
-  // A claimant (a claim not proved yet) may scan the claimed domain's public surface and read its public grade.
-  access: { rule: "owner", of: "practice", field: "npi", claimants: true },
-  example: { npi: "1234567893", scan_type: "full" },
-  summary: "Dispatch an asynchronous compliance scan of a practice you own",
-  description:
-    "scan_type `full` (default): external scan of the practice's domain and website (email authentication, HTTPS and " +
-    "TLS, security headers, cookies, exposed services, trackers, privacy notice), then the unified grade, findings and " +
-    `report data. Costs ${CREDIT_PRICES.full_scan} credits, charged when the job is accepted and refunded if it fails. ` +
-    "Answers at once with a job to poll; with callback_url (https, public address) the job JSON is POSTed there when " +
-    "the job ends, signed with X-HCS-Signature (see docs/webhooks.md). A claimant not yet proved gets " +
-    "`public_result` only (docs/onboarding.md).",
-  input: ScanDispatchRequestSchema,
-  output: ScanDispatchAcceptanceSchema,
-  price: { kind: "charged_by_handler", operation: "full_scan" },
-  errors: [
-    "invalid_npi",
-    "invalid_scan_type",
-    "invalid_callback_url",
-    "npi_not_found",
-    "forbidden",
-    "insufficient_credits",
-  ],
-  inputErrors: {
-    scan_type: {
-      code: "invalid_scan_type",
-      message: `scan_type must be one of: ${SCAN_TYPES.join(", ")}`,
-      details: { allowed: SCAN_TYPES },
-    },
-    callback_url: { code: "invalid_callback_url", message: "callback_url must be an https URL" },
-  },
-  readOnly: false,
-  // The scan reaches the practice's own public hosts.
-  openWorld: true,
-  implemented: true,
-  rest: {
-    method: "post",
-    path: "/v1/a2a/scans/dispatch",
-    status: 202,
-    answer: (acceptance: z.output<typeof ScanDispatchAcceptanceSchema>) => ({
-      headers: { Location: acceptance.poll_url },
-    }),
-  },
-  async run(input, call) {
-    call.setResource(`practice:${input.npi}`);
-    if (input.callback_url)
-      await vetCallbackUrl(input.callback_url, { allowPrivateTargets: call.deps.config.allowPrivateTargets });
-    const acceptance = await dispatchScan(call.deps, {
-      accountId: call.caller!.accountId,
-      npi: input.npi,
-      scanType: input.scan_type,
-      callbackUrl: input.callback_url ?? null,
-      a2aContextId: call.a2aContextId,
-      // The audit event commits with the charge and the job (202), or with the refusal (402).
-      alsoInTransaction: (trx, status) => call.auditIn(trx, status),
-      charged: (credits, balance) => call.charged(credits, balance),
-    });
-    call.deps.wakeWorker?.();
-    return acceptance;
-  },
+export const scanOperation = bindOperation(scanDeclaration, async (input, call) => {
+  call.setResource(`practice:${input.npi}`);
+  if (input.callback_url)
+    await vetCallbackUrl(input.callback_url, { allowPrivateTargets: call.deps.config.allowPrivateTargets });
+  const acceptance = await dispatchScan(call.deps, {
+    accountId: call.caller!.accountId,
+    npi: input.npi,
+    scanType: input.scan_type,
+    callbackUrl: input.callback_url ?? null,
+    a2aContextId: call.a2aContextId,
+    // The audit event commits with the charge and the job (202), or with the refusal (402).
+    alsoInTransaction: (trx, status) => call.auditIn(trx, status),
+    charged: (credits, balance) => call.charged(credits, balance),
+  });
+  call.deps.wakeWorker?.();
+  return acceptance;
 });
 
-export const JobInputSchema = z.strictObject({ job_id: z.string().regex(/^[0-9a-f-]{36}$/, "a job id") });
-
-export const getJobOperation = defineOperation({
-  id: "getJob",
-  group: "b",
-  access: { rule: "owner", of: "job", field: "job_id" },
-  example: { job_id: "7d1b1f0e-5b7a-4c1e-9f3a-2b9c8e4d6a10" },
-  summary: "Poll a scan job",
-  description:
-    "Status (accepted, running, completed, failed), timestamps, attempts; on completion `result` holds the grade record, " +
-    "findings and report data, on failure `error` a typed code. Only the dispatching account may read a job. Not metered.",
-  input: JobInputSchema,
-  output: JobSchema,
-  errors: ["job_not_found"],
-  // A malformed id names nothing that exists: answered as an unknown one.
-  inputErrors: { job_id: { code: "job_not_found", message: "no such job" } },
-  readOnly: true,
-  openWorld: false,
-  implemented: true,
-  rest: { method: "get", path: "/v1/a2a/jobs/:job_id" },
-  async run({ job_id }, call) {
-    call.setResource(`job:${job_id}`);
-    return jobForAccount(call.deps, job_id, call.caller!.accountId);
-  },
+export const getJobOperation = bindOperation(getJobDeclaration, async ({ job_id }, call) => {
+  call.setResource(`job:${job_id}`);
+  return jobForAccount(call.deps, job_id, call.caller!.accountId);
 });

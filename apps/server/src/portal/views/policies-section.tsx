@@ -1,4 +1,4 @@
-import type { PolicyList } from "../../administrative/policies/policy-documents.js";
+import type { PolicyList } from "../../administrative/policies/policy-schemas.js";
 import { CsrfField, Notice } from "./layout.js";
 import { Pill } from "./pill.js";
 

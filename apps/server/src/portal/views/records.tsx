@@ -1,7 +1,7 @@
 import type { BusinessAssociates } from "../../administrative/business-associates.js";
 import type { IncidentView } from "../../administrative/incident-schema.js";
-import type { PolicyList } from "../../administrative/policies/policy-documents.js";
-import type { TrainingStatus } from "../../administrative/training.js";
+import type { PolicyList } from "../../administrative/policies/policy-schemas.js";
+import type { TrainingStatus } from "../../administrative/training-schemas.js";
 import type { RestoreTestView } from "../../readiness/restore-tests-schema.js";
 import { can, PortalRoleSchema } from "../roles.js";
 import { Notice, PortalPage, type Viewer } from "./layout.js";

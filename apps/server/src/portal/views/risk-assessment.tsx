@@ -1,5 +1,5 @@
+import type { RiskAssessmentView } from "../../administrative/risk/risk-assessment-view.js";
 import type { SraReport } from "../../administrative/risk/sra-report.js";
-import type { RiskAssessmentView } from "../../administrative/risk-assessments.js";
 import { answerField, NOTE_MAX, noteField, type Question, type SraFormState } from "../sra-form.js";
 import { CsrfField, Notice, PortalPage, type Viewer } from "./layout.js";
 

@@ -1,5 +1,6 @@
-import type { RosterRowProblem, TrainingStatus } from "../../administrative/training.js";
+import type { RosterRowProblem } from "../../administrative/training.js";
 import { CSV_COLUMNS } from "../../administrative/training-csv.js";
+import type { TrainingStatus } from "../../administrative/training-schemas.js";
 import { CsrfField, Notice, PortalPage, type Viewer } from "./layout.js";
 
 /** What an upload did: rows read, and either what was stored or why nothing was. */

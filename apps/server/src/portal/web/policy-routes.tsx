@@ -1,7 +1,7 @@
 import { CREDIT_PRICES } from "@hcs/protocol";
 import type Router from "@koa/router";
 import { z } from "zod";
-import type { PolicyList } from "../../administrative/policies/policy-documents.js";
+import type { PolicyList } from "../../administrative/policies/policy-schemas.js";
 import type { AppDeps } from "../../app-deps.js";
 import { range24 } from "../../catalogue/administrative/policies.js";
 import { policiesOperation } from "../../catalogue/administrative/policies-b.js";

@@ -1,7 +1,7 @@
 import { CREDIT_PRICES } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RiskAssessmentViewSchema } from "../../administrative/risk/risk-assessment-view.js";
 import { type SraReport, SraReportSchema } from "../../administrative/risk/sra-report.js";
-import { RiskAssessmentViewSchema } from "../../administrative/risk-assessments.js";
 import { scanDocument } from "../../test-support/agent-client.js";
 import { enrolledPracticeFor } from "../../test-support/enrolled-practice.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";

@@ -1,5 +1,6 @@
 import type Router from "@koa/router";
-import { checkRosterCsv, type TrainingStatus } from "../../administrative/training.js";
+import { checkRosterCsv } from "../../administrative/training.js";
+import type { TrainingStatus } from "../../administrative/training-schemas.js";
 import type { AppDeps } from "../../app-deps.js";
 import { trainingRecordsOperation } from "../../catalogue/administrative/training.js";
 import type { HcsState } from "../../http/state.js";

@@ -1,0 +1,28 @@
+import { BATCH_MAX_NPIS, BatchRequestSchema, type BatchResult, BatchResultSchema, CREDIT_PRICES } from "@hcs/protocol";
+import { declareOperation } from "../../operations/operation.js";
+
+export const batchDeclaration = declareOperation({
+  id: "batchGrades",
+  method: "hipaa.batch",
+  group: "b",
+  access: { rule: "any_key" },
+  example: { npis: ["1234567893", "1245319599"], operation: "grade" },
+  summary: "Grades of up to 100 practices in one call",
+  description:
+    `Up to ${BATCH_MAX_NPIS} NPIs (operation \`grade\`): one result per distinct NPI, the grade record or the error ` +
+    "for that NPI (invalid_npi, npi_not_found, no_grade_yet). " +
+    `Costs ${CREDIT_PRICES.grade} credits per NPI that has a grade, charged together: when the balance does not cover ` +
+    "them all, the whole call is refused with 402 and nothing is charged.",
+  input: BatchRequestSchema,
+  output: BatchResultSchema,
+  price: {
+    kind: "computed",
+    operation: "grade",
+    describe: `${CREDIT_PRICES.grade} credits per NPI that has a grade`,
+    credits: (_input: unknown, output: BatchResult) => output.graded * CREDIT_PRICES.grade,
+  },
+  errors: [],
+  readOnly: true,
+  openWorld: false,
+  rest: { method: "post", path: "/v1/a2a/batch" },
+});
