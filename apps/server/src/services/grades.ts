@@ -210,7 +210,8 @@ export async function computeAndStoreGrade(
  * no_grade_yet before any scan. Only for callers that own the practice (the pipeline's access rule decides).
  */
 export async function ownerGradeForNpi(deps: ServiceDeps, npi: string): Promise<OwnerGradeRecord> {
-  const lookup = await gradeLookup(deps, npi);
+  // Read from the store, not the cache: the owner's views change what they then show (see latestGradeRow).
+  const lookup = await gradeLookup(deps, npi, true);
   if (!lookup.ok) throw lookup.error;
   return JSON.parse(lookup.stored) as OwnerGradeRecord;
 }
@@ -295,9 +296,15 @@ function latestGradeRows(deps: ServiceDeps): ReadBatcher<string, GradeRowRead | 
   return reads;
 }
 
-/** The practice's latest grade row: from the grade cache, or read (with the other lookups of this turn) and kept. */
-async function latestGradeRow(deps: ServiceDeps, npi: string): Promise<LatestGradeRow | null> {
+/**
+ * The practice's latest grade row: from the grade cache, or read (with the other lookups of this turn) and kept.
+ * `fresh` reads the store whatever the cache holds: on PostgreSQL the cache is emptied when the change notification
+ * arrives, a few milliseconds after a commit — also in the process that wrote — so a caller that has just changed
+ * the grade (the owner's views refresh the administrative assessment first) must not read the cache.
+ */
+async function latestGradeRow(deps: ServiceDeps, npi: string, fresh = false): Promise<LatestGradeRow | null> {
   const cache = deps.store.grades;
+  if (fresh) return (await latestGradeRows(deps).get(npi))?.row ?? null;
   const cached = cache.get(npi);
   if (cached) return cached;
   const generation = cache.generation();
@@ -306,8 +313,8 @@ async function latestGradeRow(deps: ServiceDeps, npi: string): Promise<LatestGra
   return read?.row ?? null;
 }
 
-async function gradeLookup(deps: ServiceDeps, npi: string): Promise<GradeLookup> {
-  const row = await latestGradeRow(deps, npi);
+async function gradeLookup(deps: ServiceDeps, npi: string, fresh = false): Promise<GradeLookup> {
+  const row = await latestGradeRow(deps, npi, fresh);
   if (!row) {
     return {
       ok: false,
