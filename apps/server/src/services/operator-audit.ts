@@ -16,7 +16,8 @@ export type OperatorOperation =
   | "operator.agents.revoke"
   | "operator.deploy-tokens.revoke"
   | "operator.data.import"
-  | "operator.users.invite";
+  | "operator.users.invite"
+  | "operator.audit.rotate-key";
 
 /**
  * One run of an operator command: the OS user who ran it (null only when code, not a person, started the server

@@ -26,6 +26,7 @@ import { auditAppendIndexesMigration } from "./026-audit-append-indexes.js";
 import { gradeChangesMigration } from "./027-grade-changes.js";
 import { jobReportBasisMigration } from "./028-job-report-basis.js";
 import { restoreReadinessMigration } from "./029-restore-readiness.js";
+import { auditLogKeysMigration } from "./030-audit-log-keys.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -58,5 +59,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "027-grade-changes": gradeChangesMigration(engine),
     "028-job-report-basis": jobReportBasisMigration(engine),
     "029-restore-readiness": restoreReadinessMigration(engine),
+    "030-audit-log-keys": auditLogKeysMigration(engine),
   };
 }
