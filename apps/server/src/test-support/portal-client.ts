@@ -12,7 +12,7 @@ export class PortalClient {
 
   /** `headers`: sent with every request (an X-Forwarded-For, as a trusted proxy would add it). */
   constructor(
-    private readonly t: TestServer,
+    private readonly t: Pick<TestServer, "request">,
     private readonly headers: Record<string, string> = {},
   ) {}
 
