@@ -109,6 +109,22 @@ describe.skipIf(!runPg)("two serving processes, one audit log", () => {
     expect(JSON.parse(r.stdout).checkpoints).toBeGreaterThanOrEqual(2);
   }, 60_000);
 
+  it("refuses to start a worker or a server whose master key is not the deployment's (exit 2)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "hcs-stranger-"));
+    try {
+      for (const command of ["worker", "serve"]) {
+        const r = await runHcsServer(dataDir, [command], {
+          ...env(dataDir, "https://hcs-a.example:8443"),
+          HCS_MASTER_KEY: randomBytes(32).toString("hex"),
+        });
+        expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(/configuration error: this process's master key .* does not open the audit log's key/);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("still verifies after an instance restarts under another public URL, and after a key rotation", async () => {
     const oldKey = (await get(instances[0]!, "/.well-known/hcs-audit-log-key")).text.trim();
     const first = instances.shift()!;

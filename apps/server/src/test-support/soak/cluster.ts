@@ -30,6 +30,8 @@ export interface Slot {
   readonly lives: Incarnation[];
   /** What the process printed last (its last 16 KiB), for the report of a failure. */
   tail: string;
+  /** The error lines it logged (pino level 50 and up; the first 200, each cut at 2 KiB): what a 500 is traced by. */
+  readonly errors: string[];
 }
 
 const READY: Record<Role, RegExp> = { serve: /listening on (https:\/\/\S+)/, worker: /HCS worker \S+ running/ };
@@ -62,7 +64,7 @@ export class Cluster {
       const dataDir = join(o.baseDir, name);
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       cpSync(join(o.tlsTemplate, "tls"), join(dataDir, "tls"), { recursive: true });
-      this.slots.push({ name, role, dataDir, url: null, lives: [], tail: "" });
+      this.slots.push({ name, role, dataDir, url: null, lives: [], tail: "", errors: [] });
     }
   }
 
@@ -136,9 +138,14 @@ export class Cluster {
     return new Promise((resolve, reject) => {
       let ready = false;
       let seen = "";
+      let partial = "";
       const onData = (d: Buffer) => {
         const text = d.toString();
         slot.tail = (slot.tail + text).slice(-TAIL);
+        const lines = (partial + text).split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines)
+          if (/"level":(50|60)/.test(line) && slot.errors.length < 200) slot.errors.push(line.slice(0, 2048));
         if (ready) return;
         seen += text;
         const m = READY[slot.role].exec(seen);

@@ -83,6 +83,7 @@ describe("the soak's checks of a run", () => {
     url: null,
     lives,
     tail: "",
+    errors: [],
   });
 
   it("fail memory that keeps growing, and pass memory that levels off", () => {

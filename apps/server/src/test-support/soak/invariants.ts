@@ -203,13 +203,24 @@ export async function jobsOnce(
   );
 }
 
-/** No answer was a 500 (or any 5xx but 503, the documented answer of an unavailable store). */
-export function noServerErrors(traffic: Traffic): Verdict {
+/**
+ * No answer was a 500 (or any 5xx but 503, the documented answer of an unavailable store). Each one is traced to the
+ * error line its process logged under its request id.
+ */
+export function noServerErrors(traffic: Traffic, slots: readonly Slot[] = []): Verdict {
   const problems: string[] = [];
   for (const [kind, tally] of traffic.tallies)
     for (const [status, n] of tally.statuses)
-      if (/^5\d\d$/.test(status) && status !== "503")
-        problems.push(`${kind}: ${n} × ${status} (${tally.unexpected.join(" | ")})`);
+      if (/^5\d\d$/.test(status) && status !== "503") {
+        const traced = tally.unexpected.map((u) => {
+          const id = /"request_id":"([^"]+)"/.exec(u)?.[1];
+          const logged = id
+            ? slots.flatMap((s) => s.errors.filter((e) => e.includes(id)).map((e) => `${s.name}: ${e}`))
+            : [];
+          return logged.length > 0 ? `${u} — logged: ${logged.join(" / ")}` : u;
+        });
+        problems.push(`${kind}: ${n} × ${status} (${traced.join(" | ")})`);
+      }
   return verdict("no 500s", problems, "no 5xx but 503 (store unavailable, retryable)");
 }
 

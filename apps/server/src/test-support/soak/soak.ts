@@ -156,7 +156,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       await balancesEqualLedgers(store, accountIds),
       await chargesAudited(store, accountIds),
       await jobsOnce(store, accountIds, traffic, receiver.deliveries),
-      noServerErrors(traffic),
+      noServerErrors(traffic, cluster.slots),
       verify,
       memoryFlat(cluster.slots, soakMs),
       noCrashes(cluster.slots),
