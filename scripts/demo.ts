@@ -3,15 +3,23 @@
 // dir; dispatches a full external scan of every practice through the HTTPS API; enrols one practice's scanner
 // and runs `hcs-scanner one-shot` (the packaged bundle) against loopback; uploads the scanner's persona scans for
 // the other practices and records their restore tests (requirements 6 and 13); prints the unified grades.
+//
+// Run through tsx with the server's tsconfig (package.json): the portal's pages are JSX for preact, which the root
+// tsconfig (no JSX settings) would compile as React.createElement, and every portal page would answer 500.
+// The server's log (JSON lines, pino) goes to server.log in the demo's data directory, which is all the demo leaves
+// behind. `--keep-running` keeps the server up for the portal until Enter, end of input or a signal, on a terminal
+// or not; on a terminal it does so anyway.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Job, JobSchema } from "@hcs/protocol";
-import { invitationLink } from "../apps/server/src/cli/user-commands.js";
+import pino from "pino";
+import { httpRequestTo } from "../apps/server/src/lab/https-client.js";
 import { startLab } from "../apps/server/src/lab/lab.js";
-import { inviteUser } from "../apps/server/src/portal/users.js";
+import { createLogger } from "../apps/server/src/logger.js";
+import { invitationLink, inviteUser } from "../apps/server/src/portal/users.js";
 import { runIntelDemo } from "./demo-intel.js";
 import { practiceManagerPass } from "./demo-practice-manager.js";
 import { readinessPass } from "./demo-readiness.js";
@@ -23,15 +31,57 @@ const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`[${elapsed().padStart(6)}] ${line}`);
 
+const KNOWN_OPTIONS = ["--keep-running"];
+const unknown = process.argv.slice(2).filter((a) => !KNOWN_OPTIONS.includes(a));
+if (unknown.length > 0) {
+  console.error(`unknown option ${unknown.join(" ")}; the demo takes ${KNOWN_OPTIONS.join(", ")}`);
+  process.exit(2);
+}
+const keepRunning = process.argv.includes("--keep-running") || (process.stdin.isTTY && process.stdout.isTTY);
+
 if (!existsSync(scannerBin)) {
   console.error("The scanner bundle is missing: run `npm run demo` (it builds first) or `npm run build`.");
   process.exit(1);
 }
 
+// The server's data directory: SQLite, TLS material, keys and the server's log. Only the log outlives the demo.
+const dataDir = mkdtempSync(join(tmpdir(), "hcs-demo-data-"));
+const logFile = join(dataDir, "server.log");
+const logDestination = pino.destination({ dest: logFile, mode: 0o600, sync: true });
 say("starting the sample practices (DNS + HTTPS on 127.0.10.x), a webhook receiver and the HCS server…");
-const lab = await startLab();
+say(`the server logs to ${logFile}`);
+const lab = await startLab({ dataDir, logger: createLogger("info", logDestination) });
 const work = mkdtempSync(join(tmpdir(), "hcs-demo-"));
 let exitCode = 0;
+let signalled = false;
+
+/** Stops the lab and removes everything the demo made except the server's log; says where that log is. */
+let finished: Promise<void> | null = null;
+function finish(): Promise<void> {
+  finished ??= (async () => {
+    await lab.stop();
+    logDestination.flushSync();
+    rmSync(work, { recursive: true, force: true });
+    for (const entry of readdirSync(dataDir))
+      if (entry !== "server.log") rmSync(join(dataDir, entry), { recursive: true, force: true });
+    const lines = readFileSync(logFile, "utf8").split("\n").filter(Boolean).length;
+    say(`the server's log (${lines} JSON lines) is kept at ${logFile}`);
+    say(
+      exitCode === 0
+        ? "done; everything else was cleaned up."
+        : "stopped with an error; everything else was cleaned up.",
+    );
+  })();
+  return finished;
+}
+// Ctrl-C or a TERM while the demo runs or waits still cleans up (and keeps the log).
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    signalled = true;
+    exitCode = 130;
+    void finish().then(() => process.exit(exitCode));
+  });
+
 try {
   const { server, samples, receiver } = lab;
   say(`server listening on ${server.url} (SQLite in ${lab.dataDir}); ${samples.practices.length} sample practices`);
@@ -155,20 +205,30 @@ try {
     role: "owner",
     invitedBy: null,
   });
+  const link = invitationLink(lab.server.url, invitation.token);
+  // The link is checked before it is printed: a page the portal cannot render answers 500 (the JSX note above).
+  const invitePage = await httpRequestTo(link, { ca: lab.server.tls.caPem });
+  if (invitePage.status !== 200) throw new Error(`the portal's invitation page answered ${invitePage.status}`);
   say(`customer portal: ${lab.server.url}/portal (the practice of step 2 is ${clinic.name})`);
-  say(`  sign in as owner@demo-health.example: open ${invitationLink(lab.server.url, invitation.token)}`);
+  say(`  sign in as owner@demo-health.example: open ${link}`);
   say("  set a password, then scan the QR code with an authenticator app (TOTP is required for owners)");
   say(`  the browser must trust ${join(lab.dataDir, "tls", "ca.crt")} (or accept the warning: a loopback demo)`);
-  if (process.stdin.isTTY && process.stdout.isTTY) {
+  if (!keepRunning) say("  the server stops now: `npm run demo -- --keep-running` keeps it up for the portal");
+  if (keepRunning) {
     say("the server stays up for the portal: press Enter to stop the demo");
-    await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
+    await new Promise<void>((resolve) => {
+      process.stdin.once("data", () => resolve());
+      process.stdin.once("end", () => resolve());
+    });
+    process.stdin.pause();
   }
 } catch (err) {
-  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
-  exitCode = 1;
+  // A signal stops the lab under the running steps: their errors are its consequence, not news.
+  if (!signalled) {
+    console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+    exitCode = 1;
+  }
 } finally {
-  await lab.stop();
-  rmSync(work, { recursive: true, force: true });
-  say(exitCode === 0 ? "done; everything was cleaned up." : "stopped with an error; everything was cleaned up.");
+  await finish();
 }
 process.exit(exitCode);

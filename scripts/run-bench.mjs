@@ -39,6 +39,7 @@ if (unknown.length > 0) {
 //  - external-scan: the server's TypeScript sources under tsx, in the bench's own process (startLab: server, worker
 //    and sample practices), with @hcs/protocol from its build;
 //  - intel: the server's TypeScript sources under tsx, in the bench's own process, on an embedded SQLite store;
+//  - nppes-import: the server's TypeScript sources under tsx, in the bench's own process (SQLite, then PostgreSQL);
 //  - host-audit: the packaged scanner bundle under plain node beside Lynis (the Debian package; skipped when absent);
 //    the agreement table is computed by the scanner's TypeScript sources (src/peers/lynis) under tsx;
 //  - port-scan: the scanner's TypeScript sources under tsx in the bench's own process (with @hcs/protocol from its

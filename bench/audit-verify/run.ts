@@ -196,8 +196,8 @@ try {
 const unreachable = PG_EVENTS > 0 ? await postgresUnavailableReason() : "BENCH_PG_EVENTS=0";
 if (unreachable) console.log(`\n[skip] PostgreSQL: ${unreachable}`);
 else {
-  const { schema, drop } = await createTestSchema();
-  const pgOptions: StoreOptions = { engine: "postgres", url: TEST_PG_URL, schema };
+  const { url, schema, drop } = await createTestSchema();
+  const pgOptions: StoreOptions = { engine: "postgres", url, schema };
   const pg = openStore(pgOptions);
   try {
     await pg.migrate();

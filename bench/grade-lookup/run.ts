@@ -21,7 +21,6 @@ import { accountWithKey, gradedPractice } from "../../apps/server/src/test-suppo
 import {
   createTestSchema,
   postgresUnavailableReason,
-  TEST_PG_URL,
   urlWithSchema,
 } from "../../apps/server/src/test-support/postgres.js";
 import { cpuSecondsOf, resetPeakRss, rssOf, spawnNode, threadCpuSecondsOf } from "../lib/process.js";
@@ -389,7 +388,7 @@ async function main() {
       dataDir,
     );
     const pgKeys = pgSchema
-      ? (await prepareStore(openStore({ engine: "postgres", url: TEST_PG_URL, schema: pgSchema.schema }), pgDir)).keys
+      ? (await prepareStore(openStore({ engine: "postgres", url: pgSchema.url, schema: pgSchema.schema }), pgDir)).keys
       : null;
 
     // The full rows' server writes its settlements as a deployment on this machine would (HCS_SETTLEMENT_THREAD's
@@ -424,7 +423,7 @@ async function main() {
             HCS_DATA_DIR: pgDir,
             HCS_PORT: "0",
             HCS_LOG_LEVEL: "warn",
-            DATABASE_URL: urlWithSchema(pgSchema.schema),
+            DATABASE_URL: urlWithSchema(pgSchema),
           },
           /listening on (https:\/\/\S+)/,
         )
@@ -574,7 +573,7 @@ async function main() {
     );
     if (pgSchema) {
       console.log(
-        `PostgreSQL store after the run: ${await chargesWithoutAudit(openStore({ engine: "postgres", url: TEST_PG_URL, schema: pgSchema.schema }))}`,
+        `PostgreSQL store after the run: ${await chargesWithoutAudit(openStore({ engine: "postgres", url: pgSchema.url, schema: pgSchema.schema }))}`,
       );
     }
     if (auditShare) await printAuditShare(dataDir, auditShare);

@@ -157,8 +157,8 @@ const unreachable = await postgresUnavailableReason();
 if (unreachable) {
   console.log(`\n[skip] PostgreSQL: ${unreachable}`);
 } else {
-  const { schema, drop } = await createTestSchema();
-  const store = openStore({ engine: "postgres", url: TEST_PG_URL, schema });
+  const { url, schema, drop } = await createTestSchema();
+  const store = openStore({ engine: "postgres", url, schema });
   try {
     await store.migrate();
     await bench(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, store);

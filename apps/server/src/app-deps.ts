@@ -11,7 +11,10 @@ import type { ServiceDeps } from "./services/deps.js";
 /** Everything the HTTP app needs, injected (tests build it with a temp store and a fixed clock). */
 export interface AppDeps extends ServiceDeps {
   /** `host` (the bind address): /mcp answers only to the names the server's certificate covers. */
-  readonly config: Pick<Config, "publicUrl" | "host" | "trustProxy" | "allowPrivateTargets">;
+  readonly config: Pick<
+    Config,
+    "publicUrl" | "host" | "trustProxy" | "allowPrivateTargets" | "extraCaFile" | "dnsServers"
+  >;
   readonly logger: Logger;
   readonly tls: { readonly caSha256: string };
   readonly metrics: Metrics;

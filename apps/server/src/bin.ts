@@ -7,9 +7,11 @@ import { assertSharedMasterKey, MasterKeyMismatchError } from "./audit/log-keys.
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
-import { type CliEnv, cliLogger, configFrom, operatorName, withServices } from "./cli/context.js";
+import { registerClaimCommands } from "./cli/claim-commands.js";
+import { type CliEnv, cliLogger, commandConfig, operatorName, storeLine } from "./cli/context.js";
 import { DataUsageError, registerDataCommands } from "./cli/data-commands.js";
 import { registerEnrolmentCommands } from "./cli/enrolment-commands.js";
+import { writeServerRecord } from "./cli/server-record.js";
 import { registerUserCommands } from "./cli/user-commands.js";
 import { CONFIG_VARIABLES, ConfigError } from "./config.js";
 import { isServiceError } from "./errors.js";
@@ -22,6 +24,8 @@ import { isPortalError } from "./portal/portal-errors.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { openMigratedStore, startServer } from "./server.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
+import { migrationsFor } from "./store/migrations/index.js";
+import { openStore, storeOptionsFor } from "./store/store.js";
 import { boundHeapGrowth } from "./util/heap-growth.js";
 import { ExposedKeyFileError, WritableDataDirError } from "./util/private-files.js";
 import { SERVER_VERSION } from "./version.js";
@@ -90,12 +94,21 @@ program
     "\nExample:\n  HCS_PORT=8443 hcs-server serve\n  curl --cacert .hcs-data/tls/ca.crt https://127.0.0.1:8443/healthz\n",
   )
   .action(async (o: { worker: boolean }) => {
-    const config = configFrom(cli);
+    const resolved = commandConfig(cli, "serve");
+    const config = resolved.config;
     const logger = cliLogger(config);
     // Before the threads start (they share the setting): the peak resident memory under load (util/heap-growth.ts).
     boundHeapGrowth(process.execArgv, process.env.NODE_OPTIONS);
     const server = await startServer(config, logger, { worker: o.worker, operator: cli.operator });
-    for (const line of startBanner(server, config)) toPerson(line);
+    // What the operator commands on this data directory read, so they use this store and build this server's links.
+    writeServerRecord(config.dataDir, {
+      public_url: server.deps.config.publicUrl,
+      database_url: config.databaseUrl,
+      master_key: config.masterKeyHex ? "environment" : "data_dir",
+      server_version: SERVER_VERSION,
+      started_at: new Date().toISOString(),
+    });
+    for (const line of startBanner(server, resolved, { cwd: cli.cwd })) toPerson(line);
     onSignals(logger, () => server.close());
   });
 
@@ -107,7 +120,8 @@ program
     "\nExample (several processes sharing PostgreSQL):\n  DATABASE_URL=postgres://hcs@db/hcs HCS_MASTER_KEY=... hcs-server worker\n",
   )
   .action(async () => {
-    const config = configFrom(cli);
+    const resolved = commandConfig(cli, "setup");
+    const config = resolved.config;
     const logger = cliLogger(config);
     const store = await openMigratedStore(config, logger);
     const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
@@ -121,7 +135,9 @@ program
     // nothing else keeps Node running once the database connections close — after a failover terminated them,
     // or when idle ones expire — and the worker would exit quietly. This handle keeps it up until a signal.
     const keepAlive = setInterval(() => undefined, 1 << 30);
-    toPerson(`HCS worker ${worker.id} running (store: ${store.description}, concurrency ${config.workerConcurrency})`);
+    toPerson(
+      `HCS worker ${worker.id} running (${storeLine(store, resolved)}, concurrency ${config.workerConcurrency})`,
+    );
     onSignals(logger, async () => {
       clearInterval(keepAlive);
       await worker.stop();
@@ -139,11 +155,13 @@ program
     "\nThe key (of the account whose credits the tools spend) comes from HCS_MCP_API_KEY or --key-file, never the\ncommand line. stdout carries MCP messages only; logs go to stderr.\n\nExample (what an MCP client's config starts):\n  HCS_MCP_API_KEY=hcs_live_... DATABASE_URL=postgres://hcs@db/hcs hcs-server mcp\n",
   )
   .action(async (o: { keyFile?: string; key?: string }) => {
-    const config = configFrom(cli);
+    const resolved = commandConfig(cli);
+    const config = resolved.config;
     // stdout is the MCP channel: logs go to stderr, which MCP clients keep as the server's log.
     const logger = createLogger(config.logLevel, pino.destination({ dest: 2, sync: true }));
     const key = readMcpApiKey({ keyFile: o.keyFile, env: cli.env.HCS_MCP_API_KEY, onCommandLine: o.key !== undefined });
     const server = await startMcpStdio(config, logger, key, { stdin: process.stdin, stdout: process.stdout });
+    cli.err(storeLine(server.store, resolved));
     onSignals(logger, () => server.close());
     await server.closed;
   });
@@ -151,16 +169,35 @@ program
 program
   .command("migrate")
   .description("Create or upgrade the database schema, then exit")
+  .addHelpText(
+    "after",
+    "\nPrints each migration it applied, or that none was pending. Back up first (docs/operations.md#upgrading).\n",
+  )
   .action(async () => {
-    await withServices(cli, async (deps) => {
-      cli.out(`store ${deps.store.description} is at the latest schema`);
-      const regraded = await regradeAfterScoringChange(deps);
+    const resolved = commandConfig(cli, "setup");
+    const config = resolved.config;
+    const store = openStore(storeOptionsFor(config));
+    try {
+      cli.err(storeLine(store, resolved));
+      const applied = await store.migrate();
+      const latest = Object.keys(migrationsFor(store.engine)).at(-1);
+      if (applied.length === 0) cli.out(`nothing to apply: the schema is already at the latest migration, ${latest}`);
+      else {
+        cli.out(`applied ${applied.length} migration${applied.length === 1 ? "" : "s"}:`);
+        for (const name of applied) cli.out(`  ${name}`);
+        cli.out(`the schema is at the latest migration, ${latest}`);
+      }
+      const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
+      const regraded = await regradeAfterScoringChange({ store, secrets, now: () => new Date() });
       if (regraded > 0) cli.out(`regraded ${regraded} practices under scoring version ${SCORING_VERSION}`);
-    });
+    } finally {
+      await store.close();
+    }
   });
 
 registerAdminCommands(program, cli);
 registerEnrolmentCommands(program, cli);
+registerClaimCommands(program, cli);
 registerAuditCommands(program, cli);
 registerDataCommands(program, cli);
 registerUserCommands(program, cli);

@@ -24,6 +24,8 @@ import type { Worker } from "./jobs/worker.js";
 import { SettlementThread } from "./operations/settlement-thread.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
+import { CLAIM_RECHECK_INTERVAL_MS, recheckClaims } from "./services/claims/claims.js";
+import { proofIOFor } from "./services/claims/proof-io.js";
 import { regradeAfterScoringChange } from "./services/grades.js";
 import { startFeedRefresh } from "./services/intel/feed-refresh.js";
 import { hhsVendorBreachHistory } from "./services/intel/vendor-breach-history.js";
@@ -225,6 +227,18 @@ export async function startServer(config: Config, logger: Logger, options: Start
   }, 60_000);
   maintenance.unref();
 
+  // Proved claims are re-checked where the worker runs: hourly, each proof once its last check is a day old
+  // (docs/onboarding.md#lapsed-proof).
+  const claimRechecks = worker
+    ? setInterval(() => {
+        recheckClaims(deps, proofIOFor(deps.config)).then(
+          (r) => (r.checked > 0 ? logger.info({ ...r }, "claims re-checked") : undefined),
+          (err: unknown) => logger.warn({ err }, "claim re-check failed"),
+        );
+      }, CLAIM_RECHECK_INTERVAL_MS)
+    : null;
+  claimRechecks?.unref();
+
   return {
     url,
     port,
@@ -236,6 +250,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     async close() {
       clearInterval(maintenance);
       clearInterval(checkpoints);
+      if (claimRechecks) clearInterval(claimRechecks);
       await feeds?.stop();
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       // What the last requests appended is sequenced before the store closes.

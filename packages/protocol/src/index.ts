@@ -82,6 +82,17 @@ export {
   SourceSchema,
 } from "./categories.js";
 export {
+  CLAIM_PROOF_METHODS,
+  CLAIM_STATUSES,
+  type Claim,
+  ClaimDomainSchema,
+  ClaimIdInputSchema,
+  ClaimListSchema,
+  ClaimRequestSchema,
+  ClaimSchema,
+  ClaimStatusSchema,
+} from "./claims.js";
+export {
   DEPLOY_TOKEN_PREFIX,
   type DeployTokenDecodeResult,
   type DeployTokenParts,
@@ -89,6 +100,17 @@ export {
   decodeDeployToken,
   encodeDeployToken,
 } from "./deploy-token.js";
+export {
+  CandidateDomainSchema,
+  DIRECTORY_STATUSES,
+  DirectoryAddressSchema,
+  type DirectoryEntry,
+  DirectoryEntrySchema,
+  DirectoryTaxonomySchema,
+  GradeLookupSchema,
+  type NotYetAssessed,
+  NotYetAssessedSchema,
+} from "./directory.js";
 export { base64Decode, base64Encode, base64UrlDecode, base64UrlEncode, fromHex, toHex, utf8Bytes } from "./encoding.js";
 export {
   AGENT_STATES,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SeveritySchema } from "./categories.js";
 import { FindingSchema } from "./finding.js";
-import { OwnerGradeRecordSchema } from "./grade-record.js";
+import { GradeRecordSchema, OwnerGradeRecordSchema } from "./grade-record.js";
 import { NpiSchema } from "./npi.js";
 
 /** Scan types a dispatch accepts (docs/api.md#scans-and-jobs). */
@@ -97,6 +97,15 @@ export const JobSchema = z
     started_at: z.iso.datetime().nullable(),
     completed_at: z.iso.datetime().nullable(),
     result: JobResultSchema.optional(),
+    /**
+     * A scan dispatched on a claim not yet proved (docs/onboarding.md): the public grade of the claimed domain —
+     * score, grade, categories, coverage — in place of `result`. Its findings are kept for no one.
+     */
+    public_result: GradeRecordSchema.optional(),
+    claim_id: z
+      .string()
+      .meta({ description: "Present on a scan a claimant dispatched before proving control: the claim" })
+      .optional(),
     error: z.object({ code: JobErrorCodeSchema, message: z.string() }).optional(),
     a2a_context_id: z
       .string()

@@ -88,7 +88,9 @@ function statusParts(job: Job, state: TaskStateName): WirePart[] {
         text(
           job.result
             ? `${scan} completed: grade ${job.result.grade}, score ${job.result.compliance_score}/100. The result is the artifact "result"${job.result.report?.url ? `; the report (HTML, or PDF with Accept: application/pdf) is at ${job.result.report.url}` : ""}.`
-            : `${scan} completed. GetTask answers the result as the artifact "result".`,
+            : job.public_result
+              ? `${scan} completed on a claim not proved yet: the claimed domain's grade ${job.public_result.grade}, score ${job.public_result.compliance_score}/100 (the job's public_result). Findings are the owner's: prove control of the domain (docs/onboarding.md).`
+              : `${scan} completed. GetTask answers the result as the artifact "result".`,
         ),
       ];
     case "TASK_STATE_CANCELED":

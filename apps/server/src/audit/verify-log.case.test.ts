@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { formatCheckpoint, formatNote, utf8Bytes } from "@hcs/protocol";
 import { sql } from "kysely";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { auditLeafHash, auditRecordOf } from "../services/audit.js";
 import type { Store } from "../store/store.js";
 import {
@@ -208,9 +208,11 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
 
 forEachEngine((engine, open) => {
   describe(`audit verify on ${engine}`, () => {
+    // Each test's store is closed when the test ends: kept to the end, two dozen stores' connections (with the other
+    // test files' running beside this one) exhausted PostgreSQL's 100.
     const opened: OpenedStore[] = [];
-    afterAll(async () => {
-      for (const o of opened) {
+    afterEach(async () => {
+      for (const o of opened.splice(0)) {
         await o.store.close();
         await o.cleanup();
       }

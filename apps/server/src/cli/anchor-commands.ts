@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { anchorSummary, unfinishedAnchors } from "../audit/anchor/anchor-records.js";
 import { type AnchorConfig, loadAnchorEndpoint } from "../config.js";
-import { openMigratedStore } from "../server.js";
-import { type CliEnv, configFrom, printResult } from "./context.js";
+import { type CliEnv, openCommandStore, printResult } from "./context.js";
 
 /** Anchors listed by `anchor-status` (the oldest unfinished ones: a longer backlog shows in `pending`). */
 const STATUS_ROWS = 20;
@@ -44,8 +43,7 @@ export function registerAnchorCommands(auditCommand: Command, cli: CliEnv): void
     .command("anchor-status")
     .description("Where anchoring stands: the chain and account, the last finalized anchor, and anchors still pending")
     .action(async () => {
-      const config = configFrom(cli);
-      const store = await openMigratedStore(config);
+      const { store, config } = await openCommandStore(cli);
       try {
         const summary = await anchorSummary(store);
         const unfinished = await unfinishedAnchors(store, STATUS_ROWS);

@@ -6,10 +6,9 @@ import { rotateAuditLogKey } from "../audit/key-rotation.js";
 import { nodeEd25519Verify } from "../audit/log-key.js";
 import { readLogKeyChain } from "../audit/log-keys.js";
 import { verifyAuditLog } from "../audit/verify-log.js";
-import { openMigratedStore } from "../server.js";
 import type { Store } from "../store/store.js";
 import { registerAnchorCommands } from "./anchor-commands.js";
-import { auditedAs, type CliEnv, configFrom, printResult, withServices } from "./context.js";
+import { auditedAs, type CliEnv, openCommandStore, printResult, withServices } from "./context.js";
 
 /** The chain client (viem) is loaded only by the commands that talk to a chain, not by every `hcs-server` start. */
 const anchorVerify = () => import("../audit/anchor-verify.js");
@@ -70,7 +69,7 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
       "\nExamples:\n  hcs-server audit verify\n  hcs-server audit verify --verifier-key @hcs-audit-log-key.txt --json\n  hcs-server audit verify --rpc-url https://l2-node.example\n",
     )
     .action(async (o: { verifierKey?: string; rpcUrl?: string }) => {
-      const store = await openMigratedStore(configFrom(cli));
+      const { store } = await openCommandStore(cli);
       const progress = process.stderr.isTTY
         ? (done: number, of: number) => void process.stderr.write(`\rchecked ${done} of ${of} leaves`)
         : undefined;
@@ -172,7 +171,7 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
     .description("List the log's signing keys: each verifier key, the log size it signs from, and its handover")
     .option("--verifier-key <key>", "check the handovers from this key, or @file holding it (default: the first key)")
     .action(async (o: { verifierKey?: string }) => {
-      const store = await openMigratedStore(configFrom(cli));
+      const { store } = await openCommandStore(cli);
       try {
         const chain = await readLogKeyChain(store.db);
         const trusted =

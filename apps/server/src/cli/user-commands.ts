@@ -1,11 +1,7 @@
 import { type Command, Option } from "commander";
 import { type PortalRole, PortalRoleSchema } from "../portal/roles.js";
-import { inviteUser, listUsers } from "../portal/users.js";
+import { invitationLink, inviteUser, listUsers } from "../portal/users.js";
 import { auditedAs, type CliEnv, configFrom, printResult, withServices } from "./context.js";
-
-/** The link an invitation is accepted at (the token in the query: request logs record paths, never queries). */
-export const invitationLink = (publicUrl: string, token: string) =>
-  `${publicUrl}/portal/invite?token=${encodeURIComponent(token)}`;
 
 /** `users`: the customer portal's people (docs/portal.md). Inviting is audited as operator.users.invite. */
 export function registerUserCommands(program: Command, cli: CliEnv): void {

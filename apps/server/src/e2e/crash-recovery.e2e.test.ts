@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequestTo } from "../lab/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../lab/webhook-receiver.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
+import { serverProcessEnv } from "../test-support/server-env.js";
 import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
 
 const BIN = SERVER_BIN;
@@ -90,13 +91,13 @@ describe("a server killed with SIGKILL while jobs run", () => {
           accountId,
         ],
         {
-          env: { ...process.env, ...env },
+          env: serverProcessEnv(env),
         },
       );
     }
     const secret = JSON.parse(
       execFileSync(process.execPath, ["--import", "tsx", BIN, "--json", "accounts", "webhook-secret", accountId], {
-        env: { ...process.env, ...env },
+        env: serverProcessEnv(env),
         encoding: "utf8",
       }),
     ).webhook_secret;

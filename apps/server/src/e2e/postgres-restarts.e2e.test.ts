@@ -11,7 +11,13 @@ import { issueApiKey } from "../services/api-keys.js";
 import { openStore, type Store } from "../store/store.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { ledgerAgreement } from "../test-support/ledger-agreement.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../test-support/postgres.js";
+import {
+  createTestSchema,
+  shouldRunPostgres,
+  TEST_PG_URL,
+  type TestSchema,
+  urlWithSchema,
+} from "../test-support/postgres.js";
 import { type ServerProcess, startServerProcess } from "../test-support/server-process.js";
 
 const runPg = await shouldRunPostgres();
@@ -24,7 +30,7 @@ const NPI = "1234567893";
  */
 describe.runIf(runPg)("PostgreSQL backends terminated under load", () => {
   const appName = `hcs_e2e_${randomBytes(4).toString("hex")}`;
-  let schema: { schema: string; drop(): Promise<void> };
+  let schema: TestSchema;
   let dataDir: string;
   let serve: ServerProcess;
   let worker: ServerProcess;
@@ -39,7 +45,7 @@ describe.runIf(runPg)("PostgreSQL backends terminated under load", () => {
     dataDir = mkdtempSync(join(tmpdir(), "hcs-pgdrop-"));
     // A DNS server on loopback that never answers: the practice's scan fails (unreachable) without leaving 127/8.
     await new Promise<void>((r) => silentDns.bind(0, "127.0.0.1", r));
-    const databaseUrl = new URL(urlWithSchema(schema.schema));
+    const databaseUrl = new URL(urlWithSchema(schema));
     databaseUrl.searchParams.set("application_name", appName);
     const env = {
       HCS_DATA_DIR: dataDir,
@@ -54,7 +60,7 @@ describe.runIf(runPg)("PostgreSQL backends terminated under load", () => {
     url = started.match[1]!;
     worker = (await startServerProcess(["worker"], env, /HCS worker \S+ running/)).proc;
     ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");
-    store = openStore({ engine: "postgres", url: TEST_PG_URL, schema: schema.schema });
+    store = openStore({ engine: "postgres", url: schema.url, schema: schema.schema });
     admin = new pg.Client({ connectionString: TEST_PG_URL });
     await admin.connect();
   }, 90_000);

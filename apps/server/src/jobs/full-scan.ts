@@ -27,11 +27,17 @@ export function fullScanExecutor(deps: FullScanDeps): JobExecutor {
   };
   return async (job, signal) => {
     const { io, scan } = await loadEngine();
-    const practice = await deps.db
-      .selectFrom("practices")
-      .select(["domain", "website"])
-      .where("npi", "=", job.npi)
-      .executeTakeFirst();
+    // A claimant's scan examines the claimed domain; an owner's, the practice's (proved) domain and website.
+    const claimed = job.claim_id
+      ? await deps.db.selectFrom("practice_claims").select("domain").where("id", "=", job.claim_id).executeTakeFirst()
+      : null;
+    const practice = claimed
+      ? { domain: claimed.domain, website: `https://${claimed.domain}/` }
+      : await deps.db
+          .selectFrom("practices")
+          .select(["domain", "website"])
+          .where("npi", "=", job.npi)
+          .executeTakeFirst();
     if (!practice) throw new JobError("npi_not_found", `practice ${job.npi} no longer exists`, false);
     try {
       const result = await scan.runExternalScan({ domain: practice.domain, website: practice.website }, io, {

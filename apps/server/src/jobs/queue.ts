@@ -90,13 +90,15 @@ export async function stillHolds(trx: Transaction<Database>, jobId: string, work
 export async function markCompleted(
   trx: Transaction<Database>,
   job: JobsTable,
-  o: { result: unknown; nowMs: number; durationMs: number },
+  o: { result: unknown; nowMs: number; durationMs: number; publicResult?: unknown },
 ): Promise<JobsTable> {
   const row = await trx
     .updateTable("jobs")
     .set({
       status: "completed",
-      result: JSON.stringify(o.result),
+      // A claimant's scan keeps only its public answer (publicResult); an owner's keeps its full result.
+      result: o.publicResult === undefined ? JSON.stringify(o.result) : null,
+      public_result: o.publicResult === undefined || o.publicResult === null ? null : JSON.stringify(o.publicResult),
       completed_at: iso(o.nowMs),
       duration_ms: Math.round(o.durationMs),
       lease_owner: null,

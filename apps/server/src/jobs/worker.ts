@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { recordScanBasisIn } from "../reports/scan-basis.js";
 import type { SecretBox } from "../secrets/master-key.js";
+import { claimScanResultIn } from "../services/claims/claim-scan.js";
 import { recordAssessmentIn } from "../services/grades.js";
 import { withServerSiteFindings } from "../services/intel/site-intel.js";
 import type { JobsTable } from "../store/schema.js";
@@ -131,6 +132,18 @@ export class Worker {
       const outcome = await store.db.transaction().execute(async (trx) => {
         if (!(await stillHolds(trx, job.id, this.id))) return "lost" as const;
         const completedAt = now();
+        if (job.claim_id) {
+          // A claimant's scan: its public grade only, nothing recorded for the practice (claims/claim-scan.ts).
+          const publicResult = await claimScanResultIn(trx, job, output, completedAt);
+          await markCompleted(trx, job, {
+            result: null,
+            publicResult,
+            nowMs: completedAt.getTime(),
+            durationMs: performance.now() - started,
+          });
+          await auditJobCompletion(trx, job, completedAt.toISOString());
+          return "completed" as const;
+        }
         // An external scan's disclosed versions are matched against the KEV catalogue in this transaction, so the
         // grade it completes with already carries the matches (docs/intelligence.md §3).
         const findings =

@@ -41,10 +41,16 @@ export interface LabOptions {
   readonly workerConcurrency?: number;
   /** Where server logs go (default: dropped; the lab's user reads its own output). */
   readonly logger?: Logger;
+  /**
+   * The server's data directory, owned by the caller (it must exist and is left in place by stop(): the demo keeps its
+   * log there). Default: a temporary directory the lab removes when it stops.
+   */
+  readonly dataDir?: string;
 }
 
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
-  const dataDir = mkdtempSync(join(tmpdir(), "hcs-lab-"));
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "hcs-lab-"));
   const samples = await startSamplePractices({ loopbackPrefix: options.loopbackPrefix ?? "127.0.10" });
   const receiver = await startWebhookReceiver();
   const config = loadConfig(
@@ -88,7 +94,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     async stop() {
       await server.close();
       await Promise.all([samples.stop(), receiver.close()]);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

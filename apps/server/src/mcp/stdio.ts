@@ -19,6 +19,8 @@ import { mcpTools } from "./tools.js";
 export const STDIO_CLIENT_IP = "127.0.0.1";
 
 export interface McpStdioServer {
+  /** The store the tools act on (its description: `hcs-server mcp` says which it opened). */
+  readonly store: { readonly description: string };
   /** Settles when the session ends: the client closed our stdin, or close() was called. */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -68,7 +70,7 @@ export async function startMcpStdio(
     io.stdin.once("end", () => void close());
     await server.connect(new sdk.StdioServerTransport(io.stdin, io.stdout));
     logger.info({ tools: tools.list.length, key_id: first.caller?.keyId }, "mcp server on stdio");
-    return { closed, close };
+    return { store: { description: store.description }, closed, close };
   } catch (err) {
     await store.close();
     throw err;

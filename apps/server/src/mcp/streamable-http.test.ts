@@ -131,7 +131,10 @@ describe("MCP over Streamable HTTP at /mcp (the SDK's Client)", () => {
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get("hipaa_grade")!.inputSchema).toMatchObject({ required: ["npi"], additionalProperties: false });
-    expect(byName.get("hipaa_grade")!.outputSchema!.required).toContain("compliance_score");
+    // A grade record or the directory's not_yet_assessed answer: the outline lists the fields of both, requires what
+    // both have.
+    expect(Object.keys(byName.get("hipaa_grade")!.outputSchema!.properties ?? {})).toContain("compliance_score");
+    expect(byName.get("hipaa_grade")!.outputSchema!.required).toEqual(["npi", "practice_name"]);
     expect(byName.get("hipaa_grade")!.description).toContain("25 credits");
     expect(byName.get("hipaa_grade")!.annotations).toMatchObject({
       readOnlyHint: true,
@@ -148,14 +151,15 @@ describe("MCP over Streamable HTTP at /mcp (the SDK's Client)", () => {
     });
     // Tools that change something: a scan (creates a job), the SRA (stores a new version), policies (new versions),
     // BAAs (records; `remove` deletes one, so it alone is declared destructive in the catalogue) and vendor risk
-    // (scans vendor domains, stores their grades and charges the scans). tool-contracts.test.ts checks each hint
-    // against what the call does to the store.
+    // (scans vendor domains, stores their grades and charges the scans), and adding a practice (a claim; with verify,
+    // its proof checked on the domain). tool-contracts.test.ts checks each hint against what the call does to the store.
     expect(tools.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name)).toEqual([
       "hipaa_scan",
       "hipaa_sra",
       "hipaa_policies",
       "hipaa_baa",
       "hipaa_vendor_risk",
+      "hipaa_claim_practice",
     ]);
     expect(byName.get("hipaa_policies")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name)).toEqual(

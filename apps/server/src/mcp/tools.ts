@@ -106,12 +106,40 @@ function outlineOf(node: Node, definitions: Record<string, Node>, depth: number)
  */
 export function outlineSchema(full: JsonSchema): JsonSchema {
   const definitions = (full.definitions ?? {}) as Record<string, Node>;
+  const branches = (full.anyOf ?? full.oneOf) as Node[] | undefined;
+  // A result of several shapes (the grade lookup: a grade record or not_yet_assessed): the fields of every shape,
+  // each with the outline of what it may hold; required only what every shape requires.
+  if (branches && !full.properties)
+    return unionOutline(
+      branches.map((b) => resolved(b, definitions)),
+      definitions,
+    );
   const properties = (full.properties ?? {}) as Record<string, Node>;
   return {
     type: "object",
     properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, outlineOf(v, definitions, 0)])),
     ...(Array.isArray(full.required) ? { required: full.required } : {}),
     ...(full.additionalProperties === false ? { additionalProperties: false } : {}),
+  } as JsonSchema;
+}
+
+function unionOutline(branches: readonly Node[], definitions: Record<string, Node>): JsonSchema {
+  const fields = new Map<string, Node[]>();
+  for (const b of branches)
+    for (const [k, v] of Object.entries((b.properties ?? {}) as Record<string, Node>))
+      fields.set(k, [...(fields.get(k) ?? []), v]);
+  const required = branches
+    .map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []))
+    .reduce((a, b) => a.filter((k) => b.includes(k)));
+  return {
+    type: "object",
+    properties: Object.fromEntries(
+      [...fields].map(([k, vs]) => [
+        k,
+        vs.length === 1 ? outlineOf(vs[0]!, definitions, 0) : outlineOf({ anyOf: vs }, definitions, 0),
+      ]),
+    ),
+    ...(required.length > 0 ? { required } : {}),
   } as JsonSchema;
 }
 

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "@hcs/protocol";
 import { ServiceError } from "../errors.js";
+import { liveClaimOf } from "../services/claims/claims.js";
 import type { ServiceDeps } from "../services/deps.js";
 
 /**
@@ -11,7 +12,8 @@ import type { ServiceDeps } from "../services/deps.js";
  * - `any_key`: any valid key of the operation's group. What it answers is **public by NPI** — the grade record
  *   (score, grade, categories, coverage, caps, scan date) — or tied to no practice (the control catalogue, the
  *   breach portal by name). Nothing from a practice's internal scanner, findings or records is in such an answer.
- * - `owner`: the record the input names (`field`) must belong to the caller's account: a practice by NPI, a job, an
+ * - `owner`: the record the input names (`field`) must belong to the caller's account (a practice's owner is the
+ *   account of its proved claim, docs/onboarding.md): a practice by NPI, a claim, a job, an
  *   incident, a scanner agent, a deploy token. Anything from the internal scanner, findings, evidence, threats,
  *   probability factors built from internal facts, policies, records. Another account gets the record kind's
  *   refusal (`forbidden`, or `not_found` where even the record's existence is private) and is charged nothing.
@@ -24,12 +26,22 @@ import type { ServiceDeps } from "../services/deps.js";
 export type Access =
   | { readonly rule: "anyone" }
   | { readonly rule: "any_key" }
-  | { readonly rule: "owner"; readonly of: OwnedRecord; readonly field: string; readonly optional?: boolean }
+  | {
+      readonly rule: "owner";
+      readonly of: OwnedRecord;
+      readonly field: string;
+      readonly optional?: boolean;
+      /**
+       * A practice's claimant (a live claim, not proved yet) passes too: the operation then acts on the public
+       * surface only (a scan of the claimed domain answers its public grade). Only for `of: "practice"`.
+       */
+      readonly claimants?: boolean;
+    }
   | { readonly rule: "own_account" }
   | { readonly rule: "credential"; readonly credential: "deploy_token" | "agent_signature" | "none" };
 
 /** The kinds of record an account owns, and how the pipeline finds the owner of one. */
-export type OwnedRecord = "practice" | "job" | "incident" | "agent" | "deploy_token";
+export type OwnedRecord = "practice" | "claim" | "job" | "incident" | "agent" | "deploy_token";
 
 interface OwnedRecordRule {
   /** The owning account of the record with this id, or null when there is no such record. */
@@ -71,6 +83,14 @@ export const OWNED_RECORDS: Readonly<Record<OwnedRecord, OwnedRecordRule>> = {
     ownerOf: practiceOwner,
     missing: { code: "npi_not_found", message: (npi) => `no practice with NPI ${npi} is known to this service` },
     others: { code: "forbidden", message: "this practice belongs to another account" },
+  },
+  claim: {
+    ownerOf: async (deps, id) =>
+      (await deps.store.db.selectFrom("practice_claims").select("account_id").where("id", "=", id).executeTakeFirst())
+        ?.account_id ?? null,
+    // Who claims what is private to the claimant: another account's claim is answered as an unknown one.
+    missing: { code: "not_found", message: () => "no such claim of your account" },
+    others: { code: "not_found", message: "no such claim of your account" },
   },
   job: {
     ownerOf: async (deps, id) =>
@@ -115,7 +135,17 @@ export async function enforceAccess(
   const rule = OWNED_RECORDS[access.of];
   const owner = await rule.ownerOf(deps, id);
   if (owner === null) throw new ServiceError(rule.missing.code, rule.missing.message(id));
-  if (owner !== accountId) throw new ServiceError(rule.others.code, rule.others.message);
+  if (owner === accountId) return;
+  // Ownership is the proved claim's (practices.account_id is written only by a proof, an operator's override or
+  // registration, and a lapse); a claimant is let through only where the declaration says so.
+  if (
+    access.claimants &&
+    access.of === "practice" &&
+    accountId !== null &&
+    (await liveClaimOf(deps.store.db, id, accountId))
+  )
+    return;
+  throw new ServiceError(rule.others.code, rule.others.message);
 }
 
 /** The rule in a few words, for documents (docs/security.md's table). */
@@ -126,7 +156,7 @@ export function describeAccess(access: Access): string {
     case "any_key":
       return "public: any key";
     case "owner":
-      return `the ${access.of.replace("_", " ")}'s owner${access.optional ? " (when one is named; else the caller's own)" : ""}`;
+      return `the ${access.of.replace("_", " ")}'s owner${access.optional ? " (when one is named; else the caller's own)" : ""}${access.claimants ? ", or a claimant (public surface only)" : ""}`;
     case "own_account":
       return "the caller's own records only";
     case "credential":

@@ -108,7 +108,7 @@ function authorize(operation: Operation, credentials: Credentials): Caller | nul
 function creditsOf(operation: Operation, input: unknown, output: unknown): number {
   const price = operation.price;
   if (!price || price.kind === "charged_by_handler") return 0;
-  if (price.kind === "metered") return CREDIT_PRICES[price.operation];
+  if (price.kind === "metered") return price.unchargedWhen?.(output) ? 0 : CREDIT_PRICES[price.operation];
   const value = output instanceof PreserializedJson ? output.value() : output;
   return (price.credits as (i: unknown, o: unknown) => number)(input, value);
 }

@@ -93,7 +93,15 @@ export interface RestBinding {
  * that depends on the call (a batch is charged per NPI that has a grade).
  */
 export type Price =
-  | { readonly kind: "metered"; readonly operation: MeteredOperation }
+  | {
+      readonly kind: "metered";
+      readonly operation: MeteredOperation;
+      /**
+       * Answers that are not charged although the call succeeded (a grade lookup's not-yet-assessed answer). Told the
+       * handler's output as it returned it (a PreserializedJson is never parsed for this).
+       */
+      readonly unchargedWhen?: (output: unknown) => boolean;
+    }
   | { readonly kind: "charged_by_handler"; readonly operation: MeteredOperation }
   | {
       readonly kind: "computed";

@@ -5,6 +5,7 @@ import type {
   ControlsResultSchema,
   FindingsPage,
   GradeRecord,
+  NotYetAssessed,
   ReputationSnapshot,
   ScanDispatchAcceptance,
   Severity,
@@ -25,7 +26,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const listed = (items: readonly string[], max: number) =>
   items.length <= max ? items.join(", ") : `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
 
-function gradeSummary(g: GradeRecord): string {
+function gradeSummary(g: GradeRecord | NotYetAssessed): string {
+  if ("assessment" in g)
+    return `${g.practice_name ?? "This practice"} (NPI ${g.npi}) is in the NPPES directory${g.directory.status === "deactivated" ? " (deactivated)" : ""} but has not been assessed yet: no grade, nothing charged.`;
   const scored = Object.entries(g.categories)
     .filter((e): e is [string, { score: number; weight: number }] => e[1] !== undefined)
     .sort((a, b) => a[1].score - b[1].score);

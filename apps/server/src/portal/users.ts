@@ -36,6 +36,10 @@ export const userOf = (r: PortalUsersTable): PortalUser => ({
   active: r.password_hash !== null && r.disabled_at === null,
 });
 
+/** The link an invitation is accepted at (the token in the query: request logs record paths, never queries). */
+export const invitationLink = (publicUrl: string, token: string) =>
+  `${publicUrl}/portal/invite?token=${encodeURIComponent(token)}`;
+
 export interface Invitation {
   readonly userId: string;
   readonly email: string;

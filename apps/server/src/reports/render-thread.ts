@@ -58,7 +58,7 @@ export class RenderCancelled extends ServiceError {
 export class ReportRenderThread {
   private worker: Worker | null = null;
   private readonly queue: Queued[] = [];
-  private inFlight: { readonly id: number; readonly job: Queued } | null = null;
+  private inFlight: { readonly id: number; readonly job: Queued; posted: boolean } | null = null;
   private nextId = 1;
   /** Layouts the thread was given, for tests and diagnostics. */
   started = 0;
@@ -95,6 +95,11 @@ export class ReportRenderThread {
     });
   }
 
+  /** Whether a request has been handed to the thread and its answer has not come back yet. */
+  get layingOut(): boolean {
+    return this.inFlight?.posted === true;
+  }
+
   /** Requests waiting (not counting the one being laid out). */
   get waiting(): number {
     return this.queue.length;
@@ -115,7 +120,7 @@ export class ReportRenderThread {
     const job = this.queue.shift()!;
     job.signal?.removeEventListener("abort", job.onAbort);
     const id = this.nextId++;
-    this.inFlight = { id, job };
+    this.inFlight = { id, job, posted: false };
     this.started++;
     void sourcesAsJson(job.sources).then(
       (json) => {
@@ -123,6 +128,7 @@ export class ReportRenderThread {
         // The client may have left while the model was serialized: nothing has been laid out yet.
         if (job.signal?.aborted) return this.settle(id, new RenderCancelled("the client left before the layout"));
         this.ensureWorker().postMessage({ id, format: job.format, sources: json });
+        this.inFlight.posted = true;
       },
       (err: unknown) => this.settle(id, err instanceof Error ? err : new Error(String(err))),
     );

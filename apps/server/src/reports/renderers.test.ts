@@ -119,11 +119,25 @@ describe("ReportRenderThread", () => {
   });
 
   it("fails what a dead thread had in hand, and starts a new thread for the next report", async () => {
-    const inHand = thread.render(RIVERSIDE, "pdf");
-    await new Promise((r) => setTimeout(r, 50)); // handed to the thread (the model crosses in slices)
-    const failed = expect(inHand).rejects.toThrow(/report thread (exited|was stopped)/);
-    await thread.close();
-    await failed;
+    // A report in the thread's hands when it dies: wait until one is handed over (not merely queued or being
+    // serialized) and stop the thread in that same turn. A warm thread may answer a small report before this side
+    // looks again; then the next one is tried.
+    let stoppedWithOneInHand = false;
+    for (let attempt = 0; attempt < 20 && !stoppedWithOneInHand; attempt++) {
+      const inHand = thread.render(RIVERSIDE, "pdf");
+      let settled = false;
+      inHand.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!thread.layingOut && !settled) await new Promise((r) => setImmediate(r));
+      if (!thread.layingOut) continue;
+      const failed = expect(inHand).rejects.toThrow(/report thread (exited|was stopped)/);
+      await thread.close();
+      await failed;
+      stoppedWithOneInHand = true;
+    }
+    expect(stoppedWithOneInHand).toBe(true);
     expect(
       pdfOf(await thread.render(RIVERSIDE, "pdf"))
         .subarray(0, 5)

@@ -32,6 +32,11 @@ export async function reportModelForJob(deps: ReportDeps, jobId: string, account
 export async function reportSourcesForJob(deps: ReportDeps, jobId: string, accountId: string): Promise<ReportSources> {
   const row = await deps.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
   if (!row || row.account_id !== accountId) throw new ServiceError("job_not_found", `no job ${jobId}`);
+  if (row.claim_id)
+    throw new ServiceError(
+      "forbidden",
+      "a scan dispatched on a claim not proved yet has no report (its findings are the owner's): prove control of the domain, then scan again",
+    );
   if (row.status !== "completed" || !row.result || !row.completed_at) {
     const why =
       row.error_code === "cancelled" && row.status === "failed"

@@ -17,8 +17,15 @@ import { trainingRecordsOperation, trainingStatusOperation } from "./group-a/tra
 import { auditProofOperation, evidenceOperation, latestCheckpointOperation } from "./group-b/audit.js";
 import { baaOperation } from "./group-b/baa.js";
 import { batchOperation } from "./group-b/batch.js";
+import {
+  claimPracticeOperation,
+  getClaimOperation,
+  listClaimsOperation,
+  verifyClaimOperation,
+} from "./group-b/claims.js";
 import { complianceDeltaOperation, complianceStateOperation } from "./group-b/compliance.js";
 import { controlsOperation } from "./group-b/controls.js";
+import { directoryOperation } from "./group-b/directory.js";
 import {
   listAgentsOperation,
   listDeployTokensOperation,
@@ -80,6 +87,8 @@ export const OPERATIONS: readonly Operation[] = [
   controlsOperation,
   complianceStateOperation,
   complianceDeltaOperation,
+  directoryOperation,
+  claimPracticeOperation,
   // REST only
   breachByNameOperation,
   threatsOperation,
@@ -88,6 +97,9 @@ export const OPERATIONS: readonly Operation[] = [
   listJobsOperation,
   cancelJobOperation,
   freeKeyOperation,
+  getClaimOperation,
+  listClaimsOperation,
+  verifyClaimOperation,
   deployTokenOperation,
   registerAgentOperation,
   uploadResultsOperation,

@@ -34,6 +34,11 @@ export interface SiteSpec {
 export interface RunningSite {
   /** Connections accepted per port since start (how tests prove that a refused scan sent nothing). */
   readonly connections: ReadonlyMap<number, number>;
+  /**
+   * Serves `page` at `path` from now on, over the spec's pages (a test publishing a file, such as a proof of control
+   * under /.well-known/); null takes it down again.
+   */
+  publish(path: string, page: SitePage | null): void;
   stop(): Promise<void>;
 }
 
@@ -41,14 +46,14 @@ const NOT_FOUND = "<!doctype html><title>Not found</title><h1>Page not found</h1
 // The sample's own TLS 1.0/1.1 must be negotiable: OpenSSL 3 disables them below security level 0.
 const LEGACY_CIPHERS = "DEFAULT:@SECLEVEL=0";
 
-function pageHandler(spec: SiteSpec, tls: boolean) {
+function pageHandler(spec: SiteSpec, tls: boolean, published: ReadonlyMap<string, SitePage>) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://sample").pathname;
     if (!tls && spec.plainHttp === "redirect") {
       res.writeHead(301, { location: `https://${req.headers.host ?? "localhost"}${req.url ?? "/"}` }).end();
       return;
     }
-    const page = spec.pages[path];
+    const page = published.get(path) ?? spec.pages[path];
     const headers: Record<string, string | string[]> = { ...spec.headers, ...page?.headers };
     if (page?.setCookies?.length) headers["set-cookie"] = [...page.setCookies];
     if (page?.redirect) {
@@ -86,6 +91,7 @@ export async function startSite(
 ): Promise<RunningSite> {
   const counts = new Map<number, number>();
   const sockets = new Set<Socket>();
+  const published = new Map<string, SitePage>();
   const legacy = spec.tlsMinVersion === "TLSv1" || spec.tlsMinVersion === "TLSv1.1";
   const ciphers = spec.ciphers ?? (legacy ? LEGACY_CIPHERS : undefined);
   const https = createHttpsServer(
@@ -96,9 +102,9 @@ export async function startSite(
       maxVersion: spec.tlsMaxVersion,
       ...(ciphers ? { ciphers } : {}),
     },
-    pageHandler(spec, true),
+    pageHandler(spec, true, published),
   );
-  const http = createHttpServer(pageHandler(spec, false));
+  const http = createHttpServer(pageHandler(spec, false, published));
   const extra = spec.listeners.map((port) => ({ port, server: createTcpServer(() => {}) }));
   const all: { port: number; server: Server | TcpServer }[] = [
     { port: ports.https, server: https },
@@ -120,5 +126,9 @@ export async function startSite(
     await stop();
     throw error;
   }
-  return { connections: counts, stop };
+  return {
+    connections: counts,
+    publish: (path, page) => (page ? published.set(path, page) : published.delete(path)),
+    stop,
+  };
 }

@@ -35,6 +35,14 @@ export interface SamplePractices {
   readonly practices: readonly SamplePractice[];
   /** TCP connections each practice's listeners accepted, by practice NPI and port. */
   connectionCounts(npi: string): ReadonlyMap<number, number>;
+  /**
+   * Publishes a TXT record in the sample zones from now on (a practice proving control of its domain); the name must
+   * be under a practice's domain. `withdrawTxt` removes every TXT record of the name.
+   */
+  publishTxt(name: string, text: string): void;
+  withdrawTxt(name: string): void;
+  /** Serves a file on a practice's HTTPS site from now on (e.g. under /.well-known/); null takes it down. */
+  publishFile(npi: string, path: string, body: string | null): void;
   stop(): Promise<void>;
 }
 
@@ -114,6 +122,28 @@ export async function startSamplePractices(options: SamplePracticesOptions = {})
     caPem: ca.certPem,
     practices,
     connectionCounts: (npi) => sites.get(npi)?.connections ?? new Map(),
+    publishTxt(name, text) {
+      const n = name.toLowerCase().replace(/\.$/, "");
+      if (!PRACTICE_SPECS.some((p) => n === p.domain || n.endsWith(`.${p.domain}`)))
+        throw new SamplePracticesError("invalid_options", `${name} is not under a sample practice's domain`);
+      // The DNS server answers from this array at query time.
+      records.push({ name: n, type: "TXT", text });
+    },
+    withdrawTxt(name) {
+      const n = name.toLowerCase().replace(/\.$/, "");
+      for (let i = records.length - 1; i >= 0; i--) {
+        const r = records[i]!;
+        if (r.name === n && r.type === "TXT") records.splice(i, 1);
+      }
+    },
+    publishFile(npi, path, body) {
+      const site = sites.get(npi);
+      if (!site) throw new SamplePracticesError("invalid_options", `no sample practice ${npi}`);
+      site.publish(
+        path,
+        body === null ? null : { html: body, headers: { "content-type": "text/plain; charset=utf-8" } },
+      );
+    },
     stop,
   };
 }

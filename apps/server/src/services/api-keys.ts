@@ -4,6 +4,7 @@ import { ServiceError } from "../errors.js";
 import type { CachedKey } from "../store/key-cache.js";
 import { randomBase62 } from "../util/ids.js";
 import type { AuditInTransaction } from "./audit.js";
+import { refuseDirectoryAccount } from "./claims/claims.js";
 import { revokeDeployTokensOfKeyIn } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
@@ -47,6 +48,7 @@ export async function issueApiKey(
     .where("id", "=", input.accountId)
     .executeTakeFirst();
   if (!account) throw new ServiceError("not_found", `no account ${input.accountId}`);
+  refuseDirectoryAccount(input.accountId);
   const idPart = randomBase62(12);
   const secret = randomBase62(32);
   const keyId = `key_${idPart}`;

@@ -42,6 +42,8 @@ const SUMMARY_COLUMNS = [
   "error_code",
   "error_message",
   "a2a_context_id",
+  "claim_id",
+  "public_result",
 ] as const;
 
 type JobsExpression = ExpressionBuilder<Database, "jobs">;

@@ -3,10 +3,11 @@ import { CREDIT_PRICES, type Job, JobSchema, type ScanDispatchAcceptance, type S
 import type { Transaction } from "kysely";
 import { ServiceError } from "../errors.js";
 import type { Database, JobsTable } from "../store/schema.js";
+import { liveClaimOf } from "./claims/claims.js";
 import { insufficientCredits } from "./credit-errors.js";
 import { chargeCredits } from "./credits.js";
 import { iso, type ServiceDeps } from "./deps.js";
-import { getOwnedPractice } from "./practices.js";
+import { getPractice } from "./practices.js";
 
 /** Attempts a job gets before it fails for good. */
 export const JOB_MAX_ATTEMPTS = 3;
@@ -46,6 +47,8 @@ export function jobView(row: Omit<JobsTable, "report_basis">): Job {
     started_at: row.started_at,
     completed_at: row.completed_at,
     ...(row.result ? { result: resultView(row) } : {}),
+    ...(row.public_result ? { public_result: JSON.parse(row.public_result) } : {}),
+    ...(row.claim_id ? { claim_id: row.claim_id } : {}),
     ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? "" } } : {}),
     ...(row.a2a_context_id ? { a2a_context_id: row.a2a_context_id } : {}),
   });
@@ -101,7 +104,13 @@ export interface DispatchInput {
  * in one group commit, so a job exists exactly when it was paid for (and a failed job is refunded later).
  */
 export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Promise<ScanDispatchAcceptance> {
-  await getOwnedPractice(deps, input.npi, input.accountId);
+  // The owner's scan examines the practice's proved domain and records its assessment; a claimant's examines the
+  // claimed domain's public surface and answers only its public grade (docs/onboarding.md#before-proof).
+  const practice = await getPractice(deps, input.npi);
+  const claim =
+    practice.account_id === input.accountId ? null : await liveClaimOf(deps.store.db, input.npi, input.accountId);
+  if (practice.account_id !== input.accountId && !claim)
+    throw new ServiceError("forbidden", "this practice belongs to another account");
   const operation = SCAN_PRICE[input.scanType];
   const price = CREDIT_PRICES[operation];
   const jobId = randomUUID();
@@ -140,6 +149,7 @@ export async function dispatchScan(deps: ServiceDeps, input: DispatchInput): Pro
             error_code: null,
             error_message: null,
             a2a_context_id: input.a2aContextId ?? null,
+            claim_id: claim?.id ?? null,
           })
           .execute();
       }

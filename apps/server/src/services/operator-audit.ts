@@ -16,6 +16,8 @@ export type OperatorOperation =
   | "operator.agents.revoke"
   | "operator.deploy-tokens.revoke"
   | "operator.data.import"
+  | "operator.claims.override"
+  | "operator.claims.revoke"
   | "operator.users.invite"
   | "operator.audit.rotate-key";
 

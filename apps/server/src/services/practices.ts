@@ -3,6 +3,7 @@ import { NpiSchema } from "@hcs/protocol";
 import { z } from "zod";
 import { ServiceError } from "../errors.js";
 import type { AuditInTransaction } from "./audit.js";
+import { recordOperatorRegistration, refuseDirectoryAccount } from "./claims/claims.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
 export interface PracticeView {
@@ -62,6 +63,7 @@ export async function addPractice(
     .where("id", "=", p.accountId)
     .executeTakeFirst();
   if (!account) throw new ServiceError("not_found", `no account ${p.accountId}`);
+  refuseDirectoryAccount(p.accountId);
   const existing = await deps.store.db
     .selectFrom("practices")
     .select("npi")
@@ -79,6 +81,8 @@ export async function addPractice(
   };
   await deps.store.db.transaction().execute(async (trx) => {
     await trx.insertInto("practices").values(row).execute();
+    // The operator's registration is the owner's proof: a proved claim of method `operator` (docs/onboarding.md).
+    await recordOperatorRegistration(trx, row);
     await auditIn?.(trx, row);
   });
   return row;

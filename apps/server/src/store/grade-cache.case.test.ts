@@ -184,7 +184,20 @@ describe("grade cache (SQLite) before migration 027", () => {
       const deps: ServiceDeps = { store: old, now: () => new Date(), secrets: createSecretBox(Buffer.alloc(32, 7)) };
       const a = await accountWithKey(deps, { plan: "professional" });
       const npi = withNpiCheckDigit("777000003");
-      await gradedPractice(deps, a.accountId, npi);
+      // Registered as the schema of that time has it (no claims before migration 032), then assessed.
+      await old.db
+        .insertInto("practices")
+        .values({
+          npi,
+          account_id: a.accountId,
+          name: `Practice ${npi}`,
+          domain: `p${npi}.example`,
+          website: null,
+          created_at: new Date().toISOString(),
+          state: null,
+        })
+        .execute();
+      await externalAssessment(deps, npi);
       await gradeJsonForNpi(deps, npi);
       await nextTurn();
       expect(old.grades.get(npi)).toBeUndefined();

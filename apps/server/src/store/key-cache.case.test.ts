@@ -4,7 +4,7 @@ import { createSecretBox } from "../secrets/master-key.js";
 import { authenticateApiKey } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { accountWithKey } from "../test-support/fixtures.js";
-import { TEST_PG_URL } from "../test-support/postgres.js";
+import { testDatabaseUrl } from "../test-support/postgres.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { openStore, type Store } from "./store.js";
 
@@ -204,7 +204,8 @@ forEachEngine((engine, open) => {
 
     if (engine === "postgres") {
       it("a server whose DATABASE_URL sets the search path hears its own schema's changes", async () => {
-        const url = new URL(TEST_PG_URL);
+        const database = (await sql<{ d: string }>`select current_database() as d`.execute(o.store.db)).rows[0]!.d;
+        const url = new URL(testDatabaseUrl(database));
         url.searchParams.set("options", `-c search_path=${await currentSchema()}`);
         const byUrl = openStore({ engine: "postgres", url: url.toString() });
         try {

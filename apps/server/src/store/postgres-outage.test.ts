@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccount } from "../services/accounts.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
+import { createTestSchema, shouldRunPostgres, TEST_PG_URL, type TestSchema } from "../test-support/postgres.js";
 import { startTcpProxy, type TcpProxy } from "../test-support/tcp-proxy.js";
 import { startTestServer, type TestServer } from "../test-support/test-server.js";
 
@@ -15,14 +15,14 @@ let proxy: TcpProxy;
 let t: TestServer;
 let key: string;
 let accountId: string;
-let schema: { schema: string; drop(): Promise<void> };
+let schema: TestSchema;
 
 beforeAll(async () => {
   if (!runPg) return;
   const target = new URL(TEST_PG_URL);
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   schema = await createTestSchema();
-  const url = new URL(TEST_PG_URL);
+  const url = new URL(schema.url);
   url.host = `127.0.0.1:${proxy.port}`;
   url.searchParams.set("options", `-c search_path=${schema.schema}`);
   t = await startTestServer({
@@ -96,7 +96,7 @@ describe.runIf(runPg)("PostgreSQL that stops answering", () => {
     const balance = async () => (await getAccount(t.server.deps, accountId)).credits;
     const before = await balance();
     // Another session holds an exclusive lock on the audit table: every insert into it waits.
-    const locker = new pg.Client({ connectionString: TEST_PG_URL });
+    const locker = new pg.Client({ connectionString: schema.url });
     await locker.connect();
     try {
       await locker.query("begin");

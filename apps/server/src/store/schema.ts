@@ -1,5 +1,12 @@
 import type { Generated } from "kysely";
 import type {
+  DirectoryImportsTable,
+  NppesEndpointsTable,
+  NppesProvidersTable,
+  NppesTaxonomiesTable,
+  PracticeClaimsTable,
+} from "./directory-schema.js";
+import type {
   PortalInvitesTable,
   PortalRecoveryCodesTable,
   PortalSessionsTable,
@@ -385,6 +392,10 @@ export interface JobsTable {
    * of its completion. Null before (and for jobs completed before migration 028).
    */
   report_basis: string | null;
+  /** The claim a claimant dispatched this scan on before proving control (migration 032); null for an owner's scan. */
+  claim_id: string | null;
+  /** Such a scan's answer: the public grade record of the claimed domain (JSON); its findings are kept for no one. */
+  public_result: string | null;
 }
 
 /** Webhook outbox: one row per delivery, retried until delivered or give_up_at. */
@@ -515,6 +526,11 @@ export interface Database {
   portal_invites: PortalInvitesTable;
   portal_recovery_codes: PortalRecoveryCodesTable;
   portal_sessions: PortalSessionsTable;
+  directory_imports: DirectoryImportsTable;
+  nppes_providers: NppesProvidersTable;
+  nppes_taxonomies: NppesTaxonomiesTable;
+  nppes_endpoints: NppesEndpointsTable;
+  practice_claims: PracticeClaimsTable;
 }
 
 /** The external grade of a vendor's domain (null grade: the scan could not assess it). */

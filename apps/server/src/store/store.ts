@@ -22,6 +22,7 @@ import { type KeyCache, postgresKeyCache, sqliteKeyCache } from "./key-cache.js"
 import type { Engine } from "./migrations/engine.js";
 import { migrationsFor } from "./migrations/index.js";
 import { postgresChangeListener } from "./pg-change-listener.js";
+import { OwnSchemaPostgresDialect } from "./postgres-migration-dialect.js";
 import { createPostgresPool, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from "./postgres-pool.js";
 import { RateMirror } from "./rate-mirror.js";
 import type { Database } from "./schema.js";
@@ -139,7 +140,7 @@ export function openStore(options: StoreOptions): Store {
   // statement timeout (connecting is still bounded).
   const migrationDb = () =>
     new Kysely<Database>({
-      dialect: new PostgresDialect({
+      dialect: new OwnSchemaPostgresDialect({
         pool: createPostgresPool(pg, {
           url: options.url,
           poolSize: 1,

@@ -11,6 +11,7 @@ import { scanDocument } from "./agent-client.js";
 import { enrolledPracticeFor } from "./enrolled-practice.js";
 import { accountWithKey } from "./fixtures.js";
 import { inventoryScanDocument } from "./intel-documents.js";
+import { importDirectoryRecordFor } from "./nppes-files.js";
 import { RIVERSIDE } from "./report-sources.js";
 import type { TestServer } from "./test-server.js";
 
@@ -21,6 +22,8 @@ export interface FullyEvidencedPractice {
   /** Two-letter State the practice is registered in (its HHS OCR breach report is filed there). */
   readonly state: string;
   readonly domain: string;
+  /** The owner's claim of the practice (the operator's registration: a proved claim of method `operator`). */
+  readonly claimId: string;
   /** A Professional account (bulk tier) owning the practice, with credits to spare. */
   readonly owner: { readonly accountId: string; readonly apiKey: string; readonly keyId: string };
   /** The full scan the owner dispatched, completed by the worker: its result, report and webhook-free job. */
@@ -183,6 +186,8 @@ export async function fullyEvidencedPractice(
     name: `${name} Group`,
   });
   await addPractice(deps, { npi, name, domain, website: `https://www.${domain}`, state, accountId: owner.accountId });
+  // The practice is in the NPPES directory too, with its endpoints (the candidate domains of a claim).
+  await importDirectoryRecordFor(deps, { npi, name, state, domain });
   await importKev(deps, feed(KEV_CATALOGUE));
   await importHhsBreaches(deps, feed(hhsExport(name, state)));
 
@@ -338,8 +343,15 @@ export async function fullyEvidencedPractice(
     .where("resolved_at", "is", null)
     .execute();
   const idsOf = (source: string) => findings.filter((f) => f.source === source).map((f) => f.finding_id);
+  const claim = await deps.store.db
+    .selectFrom("practice_claims")
+    .select("id")
+    .where("npi", "=", npi)
+    .where("status", "=", "proved")
+    .executeTakeFirstOrThrow();
   return {
     npi,
+    claimId: claim.id,
     name,
     state,
     domain,

@@ -1,20 +1,46 @@
 import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, "..", "bin.ts");
+/** tsx's loader by path: `--import tsx` would be looked up from the command's working directory. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 export interface CliRun {
   readonly code: number;
   readonly stdout: string;
+  /** stderr without the line naming the store (see `store`), so that a test can compare a message whole. */
   readonly stderr: string;
+  /** The line every command that opens a store prints on stderr (`store: sqlite:/…/hcs.sqlite`), or null. */
+  readonly store: string | null;
 }
 
-/** Runs the real `hcs-server` entry point (through tsx) on `dataDir` and returns its exit code and output. */
-export async function runHcsServer(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** Separates the command's `store: …` line (cli/context.ts storeLine) from the rest of its stderr. */
+export function withStoreLine(code: number, stdout: string, stderr: string): CliRun {
+  const lines = stderr.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("store: "));
+  if (at < 0) return { code, stdout, stderr, store: null };
+  const store = lines[at]!;
+  lines.splice(at, 1);
+  return { code, stdout, stderr: lines.join("\n"), store };
+}
+
+/**
+ * Runs the real `hcs-server` entry point (through tsx) on `dataDir` (HCS_DATA_DIR, resolved from `options.cwd` when
+ * relative) and returns its exit code and output. Only PATH and HOME come from this process's environment.
+ */
+export async function runHcsServer(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string } = {},
+): Promise<CliRun> {
   try {
-    const r = await run(process.execPath, ["--import", "tsx", BIN, ...args], {
+    const r = await run(process.execPath, ["--import", TSX, BIN, ...args], {
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",
@@ -24,9 +50,9 @@ export async function runHcsServer(dataDir: string, args: string[], env: Record<
       },
       timeout: 30_000,
     });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+    return withStoreLine(0, r.stdout, r.stderr);
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    return withStoreLine(e.code, e.stdout, e.stderr);
   }
 }

@@ -30,6 +30,7 @@ function fieldValues(fx: FullyEvidencedPractice, op: Operation): Record<string, 
   return {
     npi: fx.npi,
     job_id: fx.completedJobId,
+    claim_id: fx.claimId,
     agent_id: fx.spareAgentId,
     token_id: fx.spareDeployTokenId,
     // `id` names an incident for the operations its owner's rule says so, else an audit event.

@@ -10,7 +10,10 @@ export class PortalClient {
   /** The last page loaded (GET or the page a POST answered with). */
   last: TestResponse | null = null;
 
-  /** `headers`: sent with every request (an X-Forwarded-For, as a trusted proxy would add it). */
+  /**
+   * `t`: the server to talk to (a test server, or anything with its `request`, such as the demo's server seen from
+   * outside); `headers`: sent with every request (an X-Forwarded-For, as a trusted proxy would add it).
+   */
   constructor(
     private readonly t: Pick<TestServer, "request">,
     private readonly headers: Record<string, string> = {},

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { serverProcessEnv } from "./server-env.js";
 
 /** The real `hcs-server` entry point, run through tsx (tests never need a build). */
 export const SERVER_BIN = join(import.meta.dirname, "..", "bin.ts");
@@ -26,7 +27,7 @@ export function startServerProcess(
 ): Promise<{ proc: ServerProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", SERVER_BIN, ...args], {
-      env: { ...process.env, ...env },
+      env: serverProcessEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe } from "vitest";
 import type { Engine } from "../store/migrations/engine.js";
 import { openStore, type Store } from "../store/store.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "./postgres.js";
+import { createTestSchema, shouldRunPostgres } from "./postgres.js";
 
 export interface OpenedStore {
   /** A fresh, unmigrated store: SQLite in a temporary directory, or PostgreSQL in a schema of its own. */
@@ -33,10 +33,10 @@ export function forEachEngine(suite: (engine: Engine, open: OpenTestStore) => vo
   });
   describe.skipIf(!runPg)("postgres", () => {
     suite("postgres", async () => {
-      const { schema, drop } = await createTestSchema();
+      const { url, schema, drop } = await createTestSchema();
       return {
-        store: openStore({ engine: "postgres", url: TEST_PG_URL, schema }),
-        another: () => openStore({ engine: "postgres", url: TEST_PG_URL, schema }),
+        store: openStore({ engine: "postgres", url, schema }),
+        another: () => openStore({ engine: "postgres", url, schema }),
         cleanup: drop,
       };
     });

@@ -7,7 +7,7 @@ import { httpRequestTo, type RequestOptions, type TestResponse } from "../lab/ht
 import { createLogger } from "../logger.js";
 import { type RunningServer, startServer } from "../server.js";
 import { ensureSelfManagedTls } from "../tls/tls-material.js";
-import { createTestSchema, urlWithSchema } from "./postgres.js";
+import { copyMigratedSqlite, createMigratedTestDatabase } from "./migrated-template.js";
 
 export interface TestServer {
   readonly url: string;
@@ -46,20 +46,20 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "hcs-test-"));
   cpSync(join(tlsTemplateDir(), "tls"), join(dataDir, "tls"), { recursive: true });
-  let dropSchema: (() => Promise<void>) | null = null;
+  let dropDatabase: (() => Promise<void>) | null = null;
   const env: Record<string, string> = {
     HCS_DATA_DIR: dataDir,
     HCS_PORT: "0",
     HCS_LOG_LEVEL: "info",
-    // The same settlement path on every machine (its default depends on the CPUs: config.ts useSettlementThread);
-    // tests of the serving thread's own path set "0".
-    HCS_SETTLEMENT_THREAD: "1",
     ...options.env,
   };
-  if (options.engine === "postgres") {
-    const { schema, drop } = await createTestSchema();
-    dropSchema = drop;
-    env.DATABASE_URL = urlWithSchema(schema);
+  // A migrated database copied from a template (test-support/migrated-template.ts), unless the test brings its own.
+  if (options.engine === "postgres" && !options.env?.DATABASE_URL) {
+    const database = await createMigratedTestDatabase();
+    dropDatabase = database.drop;
+    env.DATABASE_URL = database.url;
+  } else if (options.engine !== "postgres" && !options.env?.HCS_DATA_DIR && !options.env?.DATABASE_URL) {
+    await copyMigratedSqlite(dataDir);
   }
   const logs: string[] = [];
   const sink = new Writable({
@@ -85,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     request: (path, o = {}) => httpRequestTo(`${server.url}${path}`, { ca, ...o }),
     async close() {
       await server.close();
-      await dropSchema?.();
+      await dropDatabase?.();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,4 @@
-// The compiled HcsAuditAnchor.sol, committed so that the server needs no compiler. anchor-contract.test.ts compiles the
+// The compiled HcsAuditAnchor.sol, committed so that the server needs no compiler. anchor-contract.e2e.test.ts compiles the
 // source again with solc-js under ANCHOR_COMPILER and fails if this ABI or bytecode is not exactly its output: the
 // bytecode is reviewed by reading the .sol file.
 

@@ -20,7 +20,8 @@ export type NavItem =
   | "scanner"
   | "audit"
   | "api"
-  | "people";
+  | "people"
+  | "claims";
 
 /** The hidden CSRF field every form carries. */
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
@@ -157,6 +158,7 @@ export function PortalPage({
               {npi && link("reports", `/portal/practices/${npi}/reports`, "Reports")}
               {npi && link("scanner", `/portal/practices/${npi}/scanner`, "Scanner")}
               {link("audit", "/portal/audit", "Audit log")}
+              {link("claims", "/portal/settings/practices", "Settings · Add a practice")}
               {link("api", "/portal/settings/api", "Settings · API access")}
               {link("people", "/portal/settings/people", "Settings · People")}
             </ul>

@@ -1,8 +1,6 @@
 import type { AppDeps } from "../../app-deps.js";
 import type { HcsMiddleware } from "../../http/state.js";
-
-/** Whether a request path is the portal's (docs/portal.md). */
-export const isPortalPath = (path: string): boolean => path === "/portal" || path.startsWith("/portal/");
+import { isPortalPath } from "./portal-path.js";
 
 /**
  * The customer portal, loaded on its first request: its pages and the report renderer it reaches bring their own

@@ -5,7 +5,7 @@ import type { TestResponse } from "../../lab/https-client.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { PortalClient } from "../../test-support/portal-client.js";
 import { invitedAndSignedIn } from "../../test-support/portal-sign-in.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../../test-support/postgres.js";
+import { createTestSchema, shouldRunPostgres, TEST_PG_URL, type TestSchema } from "../../test-support/postgres.js";
 import { startTcpProxy, type TcpProxy } from "../../test-support/tcp-proxy.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
@@ -59,14 +59,14 @@ describe("the portal with its SQLite database locked by another process", () => 
 describe.skipIf(!(await shouldRunPostgres()))("the portal with its PostgreSQL database blackholed", () => {
   let proxy: TcpProxy;
   let t: TestServer;
-  let schema: { schema: string; drop(): Promise<void> };
+  let schema: TestSchema;
   let signedIn: PortalClient;
 
   beforeAll(async () => {
     const target = new URL(TEST_PG_URL);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     schema = await createTestSchema();
-    const url = new URL(TEST_PG_URL);
+    const url = new URL(schema.url);
     url.host = `127.0.0.1:${proxy.port}`;
     url.searchParams.set("options", `-c search_path=${schema.schema}`);
     t = await startTestServer({

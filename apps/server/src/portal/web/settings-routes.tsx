@@ -1,14 +1,13 @@
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import { invitationLink } from "../../cli/user-commands.js";
 import type { HcsState } from "../../http/state.js";
 import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
 import { issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../../services/api-keys.js";
 import { creditLedger } from "../../services/credit-ledger.js";
 import { PortalError } from "../portal-errors.js";
 import { can, PortalRoleSchema, rolesInvitableBy } from "../roles.js";
-import { inviteUser, listUsers } from "../users.js";
+import { invitationLink, inviteUser, listUsers } from "../users.js";
 import { ApiAccessPage } from "../views/api-access.js";
 import { PeoplePage } from "../views/people.js";
 import { readForm } from "./forms.js";

@@ -24,7 +24,7 @@ export const reportOperation = defineOperation({
     `${CREDIT_PRICES.full_scan}-credit full scan.`,
   input: JobInputSchema.extend({ format: z.enum(REPORT_FORMATS).default("html") }),
   output: z.string().meta({ description: "The report: an HTML page, or a PDF document (binary)" }),
-  errors: ["job_not_found", "job_not_completed", "not_acceptable"],
+  errors: ["job_not_found", "job_not_completed", "not_acceptable", "forbidden"],
   inputErrors: {
     // A malformed id names nothing that exists: answered as an unknown one.
     job_id: { code: "job_not_found", message: "no such job" },

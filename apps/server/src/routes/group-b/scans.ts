@@ -14,7 +14,8 @@ export const scanOperation = defineOperation({
   id: "dispatchScan",
   method: "hipaa.scan",
   group: "b",
-  access: { rule: "owner", of: "practice", field: "npi" },
+  // A claimant (a claim not proved yet) may scan the claimed domain's public surface and read its public grade.
+  access: { rule: "owner", of: "practice", field: "npi", claimants: true },
   example: { npi: "1234567893", scan_type: "full" },
   summary: "Dispatch an asynchronous compliance scan of a practice you own",
   description:
@@ -22,7 +23,8 @@ export const scanOperation = defineOperation({
     "TLS, security headers, cookies, exposed services, trackers, privacy notice), then the unified grade, findings and " +
     `report data. Costs ${CREDIT_PRICES.full_scan} credits, charged when the job is accepted and refunded if it fails. ` +
     "Answers at once with a job to poll; with callback_url (https, public address) the job JSON is POSTed there when " +
-    "the job ends, signed with X-HCS-Signature (see docs/webhooks.md).",
+    "the job ends, signed with X-HCS-Signature (see docs/webhooks.md). A claimant not yet proved gets " +
+    "`public_result` only (docs/onboarding.md).",
   input: ScanDispatchRequestSchema,
   output: ScanDispatchAcceptanceSchema,
   price: { kind: "charged_by_handler", operation: "full_scan" },

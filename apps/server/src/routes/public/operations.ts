@@ -3,6 +3,7 @@ import { z } from "zod";
 import { NOT_CONFIGURED } from "../../audit/anchor/anchor-status.js";
 import { errorBody } from "../../http/error-body.js";
 import { feedStates } from "../../services/intel/feed-status.js";
+import { publicFeedSource } from "../../services/intel/public-feed-source.js";
 import { definePublicRoute, type PublicRoute } from "../route.js";
 
 /** How long readiness waits for the store before the instance is reported not ready. */
@@ -57,7 +58,11 @@ export const operationsRoutes: PublicRoute[] = [
       // Anchoring trouble shows here but never makes the instance unready: the log works without its anchors.
       const anchoring = deps.auditAnchoring?.status() ?? NOT_CONFIGURED;
       // So are stale or missing feeds ("KEV catalogue 2025.08.25, 41 days old"): lookups still answer from what is stored.
-      const feeds = await feedStates(deps.store.db, deps.now()).catch(() => []);
+      // Where a feed was imported from shows without the server's paths (public-feed-source.ts).
+      const feeds = (await feedStates(deps.store.db, deps.now()).catch(() => [])).map((f) => ({
+        ...f,
+        source: f.source === null ? null : publicFeedSource(f.source),
+      }));
       ctx.body = { status: "ready", store: deps.store.engine, details: { anchoring, feeds } };
     },
   }),

@@ -6,6 +6,7 @@ import type { HhsBreachesTable } from "../../store/schema.js";
 import { ttlMemo } from "../../util/ttl-memo.js";
 import type { ServiceDeps } from "../deps.js";
 import { getPractice } from "../practices.js";
+import { publicFeedSource } from "./public-feed-source.js";
 
 /** When the practice's state is not known, a same-name record anywhere counts, with its confidence scaled down. */
 const OTHER_STATE_FACTOR = 0.6;
@@ -99,7 +100,7 @@ async function readBreachDataset(db: Executor): Promise<BreachCheck["dataset"]> 
     records: Number(stats.n),
     newest_submission: (stats.newest as string | null) ?? null,
     imported_at: last?.imported_at ?? null,
-    source: last?.source ?? null,
+    source: last ? publicFeedSource(last.source) : null,
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { receiverOf } from "../../webhooks/receiver.js";
 import type { Engine } from "./engine.js";
 
 /**
@@ -20,7 +19,7 @@ export function webhookReceiverMigration(_engine: Engine) {
       for (const row of rows) {
         await typed
           .updateTable("webhook_deliveries")
-          .set({ receiver: receiverOf(row.url) })
+          .set({ receiver: receiverOfV5(row.url) })
           .where("id", "=", row.id)
           .execute();
       }
@@ -31,6 +30,18 @@ export function webhookReceiverMigration(_engine: Engine) {
         .execute();
     },
   };
+}
+
+/**
+ * The receiver as this migration defines it (frozen: webhooks/receiver.ts's receiverOf is the live rule, and a
+ * migration must not change meaning when it changes): the URL's origin, or the URL itself if it does not parse.
+ */
+export function receiverOfV5(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 interface Tables {

@@ -1,5 +1,5 @@
+import { createHash, randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import { auditLeafHash, auditRecordOf, newAuditSalt } from "../../services/audit.js";
 import type { Engine } from "./engine.js";
 
 /**
@@ -10,6 +10,35 @@ import type { Engine } from "./engine.js";
  * breaking a proof. Existing events are re-hashed as v1 records (nothing was checkpointed before this migration).
  * The audit_trail view joins the two for reading.
  */
+/**
+ * The RFC 9162 leaf hash of an event recorded before v1, as a v1 record (docs/audit.md "The record (audit record v1)"): SHA-256
+ * over 0x00 and the record's canonical JSON. Frozen here as it was when this migration was written — the live
+ * serializer (services/audit.ts) has since learned an operator actor, and a migration of the hashed log must not
+ * change meaning when live code does. Before v1 the error code was not recorded: null, as for a success.
+ */
+export function v1LeafHash(
+  row: {
+    readonly at: string;
+    readonly request_id: string;
+    readonly actor_key_id: string | null;
+    readonly actor_account_id: string | null;
+    readonly action: string;
+    readonly transport: string;
+    readonly resource: string | null;
+    readonly outcome: string;
+  },
+  status: number,
+  salt: string,
+): string {
+  const q = JSON.stringify;
+  const record =
+    `{"actor":{"account_id":${q(row.actor_account_id)},"key_id":${q(row.actor_key_id)}},"code":null,` +
+    `"operation":${q(row.action)},"outcome":${q(row.outcome)},"request_id":${q(row.request_id)},` +
+    `"resource":${q(row.resource)},"salt":${q(salt)},"status":${q(status)},"time":${q(row.at)},` +
+    `"transport":${q(row.transport)},"v":1}`;
+  return createHash("sha256").update(`\0${record}`).digest("hex");
+}
+
 export function auditRecordV1Migration(_engine: Engine) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
@@ -47,10 +76,8 @@ export function auditRecordV1Migration(_engine: Engine) {
           from audit_events where id > ${after} order by id limit 500`.execute(db);
         if (rows.length === 0) break;
         for (const row of rows) {
-          const salt = newAuditSalt();
-          const status = Number(row.status);
-          // Before v1 the error code was not recorded: null, as for a success.
-          const leaf = auditLeafHash(auditRecordOf({ ...row, status, code: null }, salt));
+          const salt = randomBytes(16).toString("hex");
+          const leaf = v1LeafHash(row, Number(row.status), salt);
           await sql`update audit_events set salt = ${salt}, leaf_hash = ${leaf} where id = ${row.id}`.execute(db);
           await sql`insert into audit_context (event_id, at, client_ip, duration_ms)
                     values (${row.id}, ${row.at}, ${row.client_ip}, ${Number(row.duration_ms)})`.execute(db);

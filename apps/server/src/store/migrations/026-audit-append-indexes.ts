@@ -1,5 +1,4 @@
 import { type Kysely, sql } from "kysely";
-import { EVIDENCE_OPERATIONS } from "../../audit/evidence-operations.js";
 import { auditEventInputTrigger } from "./025-audit-records-table.js";
 import type { Engine } from "./engine.js";
 
@@ -21,11 +20,18 @@ import type { Engine } from "./engine.js";
  * PostgreSQL is unchanged: its settlement writes in one round trip, and its index on the fields' columns costs no
  * JSON parsing.
  */
+/**
+ * The evidence operations when this migration was written (audit/evidence-operations.ts holds the live list; frozen
+ * here so that the migration means what it meant: a new evidence operation needs a migration of its own that files
+ * its events).
+ */
+export const EVIDENCE_OPERATIONS_V26 = ["uploadScanResults", "completeScan"] as const;
+
 export function auditAppendIndexesMigration(engine: Engine) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       if (engine === "postgres") return;
-      const operations = EVIDENCE_OPERATIONS.map((o) => `'${o}'`).join(", ");
+      const operations = EVIDENCE_OPERATIONS_V26.map((o) => `'${o}'`).join(", ");
       await sql`create table audit_evidence (
           resource text not null,
           event_id integer not null,

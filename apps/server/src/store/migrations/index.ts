@@ -27,6 +27,8 @@ import { gradeChangesMigration } from "./027-grade-changes.js";
 import { jobReportBasisMigration } from "./028-job-report-basis.js";
 import { restoreReadinessMigration } from "./029-restore-readiness.js";
 import { auditLogKeysMigration } from "./030-audit-log-keys.js";
+import { nppesDirectoryMigration } from "./031-nppes-directory.js";
+import { practiceClaimsMigration } from "./032-practice-claims.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -60,5 +62,7 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "028-job-report-basis": jobReportBasisMigration(engine),
     "029-restore-readiness": restoreReadinessMigration(engine),
     "030-audit-log-keys": auditLogKeysMigration(engine),
+    "031-nppes-directory": nppesDirectoryMigration(engine),
+    "032-practice-claims": practiceClaimsMigration(engine),
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { httpRequestTo } from "../../lab/https-client.js";
@@ -148,9 +148,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         .liveUrls()
         .map(async (url) => (await httpRequestTo(`${url}/.well-known/hcs-audit-log-key`, { ca })).text.trim()),
     );
+    // The auditor's `audit verify` runs from a data directory of its own (operator commands need one to exist).
+    const auditorDir = join(baseDir, "auditor");
+    mkdirSync(auditorDir, { mode: 0o700 });
     const verify = await auditVerifies(
       keys,
-      cliRunner(o.bin, { DATABASE_URL: direct.toString(), HCS_DATA_DIR: join(baseDir, "auditor") }),
+      cliRunner(o.bin, { DATABASE_URL: direct.toString(), HCS_DATA_DIR: auditorDir }),
     );
     const invariants: Verdict[] = [
       await balancesEqualLedgers(store, accountIds),

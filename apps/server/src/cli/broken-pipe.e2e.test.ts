@@ -83,7 +83,8 @@ describe("hcs-server piped into a reader that closes early (| head)", () => {
     "%j ends quietly with exit code 0",
     async (args) => {
       const run = await runThenCloseReader(args);
-      expect(run.stderr).toBe("");
+      // Only the line saying which store it opened: nothing about the pipe.
+      expect(run.stderr).toBe(`store: sqlite:${join(dataDir, "hcs.sqlite")}\n`);
       expect(run.signal).toBeNull();
       expect(run.code).toBe(0);
     },

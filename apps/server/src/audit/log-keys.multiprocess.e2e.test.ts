@@ -8,7 +8,13 @@ import { createSecretBox } from "../secrets/master-key.js";
 import { openStore, type Store } from "../store/store.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../test-support/postgres.js";
+import {
+  createTestSchema,
+  shouldRunPostgres,
+  TEST_PG_URL,
+  type TestSchema,
+  urlWithSchema,
+} from "../test-support/postgres.js";
 import { type ServerProcess, startServerProcess } from "../test-support/server-process.js";
 import { generateLogKeyPem, logKeyFromPem } from "./log-key.js";
 
@@ -30,7 +36,7 @@ interface Instance {
  */
 describe.skipIf(!runPg)("two serving processes, one audit log", () => {
   const masterKey = randomBytes(32).toString("hex");
-  let schema: { schema: string; drop(): Promise<void> };
+  let schema: TestSchema;
   let store: Store;
   let apiKey = "";
   const instances: Instance[] = [];
@@ -42,7 +48,7 @@ describe.skipIf(!runPg)("two serving processes, one audit log", () => {
     HCS_PUBLIC_URL: publicUrl,
     HCS_MASTER_KEY: masterKey,
     HCS_CHECKPOINT_INTERVAL_S: "1",
-    DATABASE_URL: urlWithSchema(schema.schema),
+    DATABASE_URL: urlWithSchema(schema),
   });
   async function serve(publicUrl: string, dataDir = mkdtempSync(join(tmpdir(), "hcs-instance-"))): Promise<Instance> {
     const { proc, match } = await startServerProcess(
@@ -70,7 +76,7 @@ describe.skipIf(!runPg)("two serving processes, one audit log", () => {
   const signedBy = () => instances.map((i) => i.proc.output().stdout.split("audit checkpoint signed").length - 1);
   const verify = (key: string) =>
     runHcsServer(cliDir, ["--json", "audit", "verify", "--verifier-key", key], {
-      DATABASE_URL: urlWithSchema(schema.schema),
+      DATABASE_URL: urlWithSchema(schema),
     });
 
   beforeAll(async () => {
@@ -134,7 +140,7 @@ describe.skipIf(!runPg)("two serving processes, one audit log", () => {
     await traffic();
 
     const rotated = await runHcsServer(cliDir, ["--json", "audit", "rotate-key"], {
-      DATABASE_URL: urlWithSchema(schema.schema),
+      DATABASE_URL: urlWithSchema(schema),
       HCS_MASTER_KEY: masterKey,
     });
     expect(rotated.code, rotated.stderr).toBe(0);

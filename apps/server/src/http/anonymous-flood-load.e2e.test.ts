@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../test-support/test-server.js
 
 const BOUND_MS = 50;
 const WINDOW_MS = 4_000;
-// As in network-upload-load.test.ts: on a shared 2-core machine the bound must hold in one of a few windows, and when
+// As in network-upload-load.e2e.test.ts: on a shared 2-core machine the bound must hold in one of a few windows, and when
 // other threads kept the server's thread from a CPU more than STARVED_SHARE of every window, its CPU time per
 // event-loop turn is checked instead. Parsing one 10 MiB body of nested arrays held the loop 1.7–3.3 s: that fails
 // either way.

@@ -41,6 +41,8 @@ describe.skipIf(!CURRENT || !KEV)("hcs-server data import / status", () => {
     const caFile = join(dir, "feeds-ca.pem");
     writeFileSync(caFile, feeds.caPem);
     env = { HCS_EXTRA_CA_FILE: caFile };
+    // The operator commands act on a data directory a server (or migrate) set up; they never create one.
+    expect((await hcs("migrate")).code).toBe(0);
   });
   afterAll(async () => {
     await feeds.close();

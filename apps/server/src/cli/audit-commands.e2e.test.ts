@@ -9,7 +9,7 @@ import { openStore, type Store } from "../store/store.js";
 import { alterAuditEvent, buildCheckpointedLog } from "../test-support/audit-events.js";
 import { sharedTestLogKey } from "../test-support/audit-log-keys.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL } from "../test-support/postgres.js";
+import { createTestSchema, shouldRunPostgres, urlWithSchema } from "../test-support/postgres.js";
 
 // The verify commands as an operator and an auditor run them: the real hcs-server process, its output and exit code.
 
@@ -118,13 +118,12 @@ describe("hcs-server audit verify-proof", () => {
 
 describe.skipIf(!(await shouldRunPostgres()))("hcs-server audit verify on PostgreSQL", () => {
   it("verifies the log in a PostgreSQL store and names a reordered pair's first index", async () => {
-    const { schema, drop } = await createTestSchema();
-    const pg = openStore({ engine: "postgres", url: TEST_PG_URL, schema });
+    const test = await createTestSchema();
+    const { schema, drop } = test;
+    const pg = openStore({ engine: "postgres", url: test.url, schema });
     try {
       await buildCheckpointedLog(pg, keyDir);
-      const url = new URL(TEST_PG_URL);
-      url.searchParams.set("options", `-c search_path=${schema}`);
-      const env = { DATABASE_URL: url.toString() };
+      const env = { DATABASE_URL: urlWithSchema(test) };
       const ok = await hcs(["--json", "audit", "verify"], env);
       expect(ok.code, ok.stderr).toBe(0);
       // The events at leaves 4 and 5 swap the marks the sequencer gave them.

@@ -73,7 +73,7 @@ describe("hcs-scanner errors", () => {
         "--config-dir",
         join(dir, "c"),
       ],
-      // Wide enough that no title wraps (scan-output.test.ts checks the wrapping).
+      // Wide enough that no title wraps (scan-output.e2e.test.ts checks the wrapping).
       { env: { HOME: dir, COLUMNS: "400" } },
     );
     expect(r.code, r.stderr).toBe(0);

@@ -8,7 +8,7 @@ import type { ServiceDeps } from "../../services/deps.js";
 import { openStore, type Store } from "../../store/store.js";
 import { expectBalanceSpentOn } from "../../test-support/credit-expectations.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
-import { createTestSchema, shouldRunPostgres, TEST_PG_URL, urlWithSchema } from "../../test-support/postgres.js";
+import { createTestSchema, shouldRunPostgres, urlWithSchema } from "../../test-support/postgres.js";
 import { type ServerProcess, startServerProcess } from "../../test-support/server-process.js";
 
 const runPg = await shouldRunPostgres();
@@ -40,12 +40,12 @@ describe.skipIf(!runPg)("two server processes sharing one PostgreSQL", () => {
       HCS_DATA_DIR: dataDir,
       HCS_PORT: "0",
       HCS_LOG_LEVEL: "warn",
-      DATABASE_URL: urlWithSchema(schema.schema),
+      DATABASE_URL: urlWithSchema(schema),
     };
     // The first process migrates and creates the CA; the second shares both (same data dir, same database).
     procs.push(await serve(env));
     procs.push(await serve(env));
-    store = openStore({ engine: "postgres", url: TEST_PG_URL, schema: schema.schema });
+    store = openStore({ engine: "postgres", url: schema.url, schema: schema.schema });
     deps = { store, now: () => new Date(), secrets: createSecretBox(loadMasterKey(dataDir, null)) };
     const { readFileSync } = await import("node:fs");
     ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");

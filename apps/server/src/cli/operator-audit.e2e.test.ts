@@ -153,6 +153,6 @@ operatorAuditSuite("sqlite", async () => ({ env: {}, drop: async () => undefined
 describe.skipIf(!runPg)("postgres", () => {
   operatorAuditSuite("postgres", async () => {
     const schema = await createTestSchema();
-    return { env: { DATABASE_URL: urlWithSchema(schema.schema) }, drop: schema.drop };
+    return { env: { DATABASE_URL: urlWithSchema(schema) }, drop: schema.drop };
   });
 });
