@@ -47,6 +47,8 @@ if (unknown.length > 0) {
 //    under plain node.
 //  - report: the server's report builder and renderers (TypeScript sources under tsx) in the bench's own process,
 //    on the captured report sources of a sample practice's full scan.
+//  - soak: the built server (apps/server/dist/bin.js) under plain node, 3 `serve` + 2 `worker` processes on one
+//    PostgreSQL behind a TCP proxy; the traffic, faults and checks in the bench's own process (sources under tsx).
 const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--output-logs=errors-only"], {
   cwd: root,
   stdio: "inherit",

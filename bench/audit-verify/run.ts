@@ -9,15 +9,16 @@
 // audit verify`: its worker thread is compiled code; and each verify in a process of its own (verify-once.ts), as
 // `hcs-server audit verify` runs, not in the heap that holds the baseline's million strings.
 import { execFile } from "node:child_process";
-import { hash } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createCheckpoint } from "../../apps/server/dist/audit/checkpoints.js";
-import { loadLogKey } from "../../apps/server/dist/audit/log-key.js";
+import { type AuditLogKeys, provisionAuditLogKeys } from "../../apps/server/dist/audit/log-keys.js";
 import { sequenceAuditLog } from "../../apps/server/dist/audit/sequencer.js";
+import { createSecretBox } from "../../apps/server/dist/secrets/master-key.js";
 import {
   type AuditEvent,
   appendAuditEvents,
@@ -64,10 +65,10 @@ const KEY_NAME = "bench.hcs.test/audit";
 const VERIFY_ONCE = join(dirname(fileURLToPath(import.meta.url)), "verify-once.ts");
 
 /** One `audit verify` of the log in a process of its own (verify-once.ts): the seconds it took. */
-async function verifyInChild(options: StoreOptions, keyDir: string, events: number): Promise<number> {
+async function verifyInChild(options: StoreOptions, events: number): Promise<number> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", VERIFY_ONCE, JSON.stringify({ store: options, keyDir, keyName: KEY_NAME })],
+    ["--import", "tsx", VERIFY_ONCE, JSON.stringify({ store: options })],
     { maxBuffer: 1 << 20 },
   );
   const v = JSON.parse(stdout.trim().split("\n").at(-1)!) as { seconds: number; leaves: number; ok: boolean };
@@ -79,7 +80,12 @@ const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 const rate = (n: number) => Math.round(n).toLocaleString("en-US").padStart(10);
 
 /** Appends `events` events to the store's log, sequenced, with a checkpoint half-way and one at the end. */
-async function buildLog(store: Store, key: ReturnType<typeof loadLogKey>, events: number): Promise<void> {
+async function buildLog(store: Store, events: number): Promise<void> {
+  // The log's key, in the store as a server provisions it (sealed under a master key of the bench's own).
+  const key: AuditLogKeys = await provisionAuditLogKeys(store, createSecretBox(randomBytes(32)), {
+    origin: KEY_NAME,
+    now: new Date(),
+  });
   const t0 = process.hrtime.bigint();
   for (let from = 0; from < events; from += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, events - from) }, (_, i) => eventOf(from + i));
@@ -96,7 +102,7 @@ async function buildLog(store: Store, key: ReturnType<typeof loadLogKey>, events
 }
 
 /** The baselines and verify, REPEATS rounds alternating, over the log in `store`. */
-async function measure(label: string, store: Store, options: StoreOptions, keyDir: string, events: number) {
+async function measure(label: string, store: Store, options: StoreOptions, events: number) {
   // The bytes the verifier hashes, read back from the store as it reads them (so the baseline hashes exactly them),
   // in id order (on SQLite the leaf order; on PostgreSQL the bench's one writer makes it so too).
   // Read in pages: one statement over the whole log outlasts PostgreSQL's statement timeout.
@@ -137,7 +143,7 @@ async function measure(label: string, store: Store, options: StoreOptions, keyDi
     }
     withNodes.push(asLatin1.at(-1)! + seconds(t0));
 
-    verify.push(await verifyInChild(options, keyDir, events));
+    verify.push(await verifyInChild(options, events));
   }
   if (x === 256) console.log("unreachable"); // keeps the loops' results alive
   const bufferRate = events / median(asBuffer);
@@ -175,13 +181,12 @@ const sqliteOptions: StoreOptions = { engine: "sqlite", file: join(dir, "hcs.sql
 const store = openStore(sqliteOptions);
 try {
   await store.migrate();
-  const key = loadLogKey(dir, KEY_NAME);
   if (reuse) console.log(`reusing the log of ${EVENTS} events in ${dir}`);
   else {
-    await buildLog(store, key, EVENTS);
+    await buildLog(store, EVENTS);
     if (keptDir) writeFileSync(join(keptDir, "built"), "");
   }
-  await measure("SQLite (embedded, two threads)", store, sqliteOptions, dir, EVENTS);
+  await measure("SQLite (embedded, two threads)", store, sqliteOptions, EVENTS);
 } finally {
   await store.close();
   if (!keptDir) rmSync(dir, { recursive: true, force: true });
@@ -194,15 +199,12 @@ else {
   const { url, schema, drop } = await createTestSchema();
   const pgOptions: StoreOptions = { engine: "postgres", url, schema };
   const pg = openStore(pgOptions);
-  const keyDir = mkdtempSync(join(tmpdir(), "hcs-bench-audit-verify-pg-"));
   try {
     await pg.migrate();
-    const key = loadLogKey(keyDir, KEY_NAME);
-    await buildLog(pg, key, PG_EVENTS);
-    await measure(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, pg, pgOptions, keyDir, PG_EVENTS);
+    await buildLog(pg, PG_EVENTS);
+    await measure(`PostgreSQL (${new URL(TEST_PG_URL).host}, schema of its own)`, pg, pgOptions, PG_EVENTS);
   } finally {
     await pg.close();
     await drop();
-    rmSync(keyDir, { recursive: true, force: true });
   }
 }

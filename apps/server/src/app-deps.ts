@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { BreachHistoryProvider, VendorGradeSource } from "./administrative/vendor-grades.js";
 import type { AnchoringStatusSource } from "./audit/anchor/anchor-status.js";
-import type { LogKey } from "./audit/log-key.js";
+import type { AuditLogKeys } from "./audit/log-keys.js";
 import type { Config } from "./config.js";
 import type { ScannerPackage } from "./downloads/scanner-package.js";
 import type { Metrics } from "./http/metrics.js";
@@ -21,8 +21,11 @@ export interface AppDeps extends ServiceDeps {
   /** Seconds since this process started serving. */
   readonly uptimeSeconds: () => number;
   readonly version: string;
-  /** The audit log's signing key (absent in processes that sign no checkpoints, such as the stdio MCP server). */
-  readonly auditLogKey?: LogKey;
+  /**
+   * The audit log's signing keys, shared through the database (absent in processes that sign no checkpoints, such as
+   * the stdio MCP server).
+   */
+  readonly auditLogKey?: AuditLogKeys;
   /** The state of checkpoint anchoring, for /readyz (absent: anchoring is not configured). */
   readonly auditAnchoring?: AnchoringStatusSource;
   /** Grades vendors' domains for hipaa.vendor_risk (absent where no scan engine runs: vendor grades not available). */

@@ -3,6 +3,7 @@ import { userInfo } from "node:os";
 import { SCORING_VERSION } from "@hcs/protocol";
 import { Command, CommanderError, Option } from "commander";
 import pino, { type Logger } from "pino";
+import { assertSharedMasterKey, MasterKeyMismatchError } from "./audit/log-keys.js";
 import { registerAdminCommands } from "./cli/admin-commands.js";
 import { registerAuditCommands, VerifyUsageError } from "./cli/audit-commands.js";
 import { startBanner } from "./cli/banner.js";
@@ -125,6 +126,10 @@ program
     const logger = cliLogger(config);
     const store = await openMigratedStore(config, logger);
     const secrets = createSecretBox(loadMasterKey(config.dataDir, config.masterKeyHex));
+    await assertSharedMasterKey(store.db, secrets).catch(async (err: unknown) => {
+      await store.close();
+      throw err;
+    });
     const worker = createWorker(config, { store, secrets, logger, now: () => new Date() });
     worker.start();
     // The worker's own timers are unref'd (they must not hold a server or a test open), so in this process
@@ -205,7 +210,12 @@ function fail(err: unknown): never {
     cli.err(`usage error: ${err.message}`);
     process.exit(EXIT.usage);
   }
-  if (err instanceof ConfigError || err instanceof ExposedKeyFileError || err instanceof WritableDataDirError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof ExposedKeyFileError ||
+    err instanceof WritableDataDirError ||
+    err instanceof MasterKeyMismatchError
+  ) {
     cli.err(`configuration error: ${err.message}`);
     process.exit(EXIT.usage);
   }

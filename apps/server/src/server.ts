@@ -12,7 +12,7 @@ import { externalScanVendorGrades } from "./administrative/vendor-grades.js";
 import { createRequestListener } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
 import { auditLogOrigin, signCheckpoint } from "./audit/checkpoint-schedule.js";
-import { loadLogKey } from "./audit/log-key.js";
+import { provisionAuditLogKeys } from "./audit/log-keys.js";
 import { AuditSequencerLoop } from "./audit/sequencer.js";
 import { type Config, urlHostOf } from "./config.js";
 import { loadScannerPackage } from "./downloads/scanner-package.js";
@@ -128,6 +128,18 @@ export async function startServer(config: Config, logger: Logger, options: Start
   const port = await listen(https, config.port, config.host);
   const url = `https://${urlHostOf(config.host)}:${port}`;
   const publicUrl = config.publicUrlExplicit ? config.publicUrl : url;
+  // One log, one origin and one signing key for every process on the database (docs/audit.md#checkpoints-and-the-log-key):
+  // provisioned by the first process to start, loaded by the others; a master key that does not open it stops the start.
+  const auditLogKey = await provisionAuditLogKeys(store, secrets, {
+    origin: auditLogOrigin(publicUrl),
+    now: now(),
+    dataDir: config.dataDir,
+    logger,
+  }).catch(async (err: unknown) => {
+    await closeServer(https);
+    await store.close();
+    throw err;
+  });
 
   const startedAt = performance.now();
   registerStoreGauges(metrics, () => store.poolStats());
@@ -163,7 +175,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     metrics,
     uptimeSeconds: () => (performance.now() - startedAt) / 1000,
     version: SERVER_VERSION,
-    auditLogKey: loadLogKey(config.dataDir, auditLogOrigin(publicUrl)),
+    auditLogKey,
     breachHistory: hhsVendorBreachHistory(store.db),
     vendorGrades: externalScanVendorGrades({
       ioOptions: externalScanIOOptions(config),
@@ -209,6 +221,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
 
   const maintenance = setInterval(() => {
     pruneRateLimits(deps).catch((err: unknown) => logger.warn({ err }, "rate-limit pruning failed"));
+    // A key rotated by another process or `audit rotate-key` is published within a minute (and signs at once: a
+    // checkpoint reads the newest key in its own transaction).
+    auditLogKey.currentIn(store.db).catch((err: unknown) => logger.warn({ err }, "reading the audit log's key failed"));
   }, 60_000);
   maintenance.unref();
 

@@ -3,9 +3,9 @@ import { createCheckpoint } from "./checkpoints.js";
 import type { AuditSequencerLoop } from "./sequencer.js";
 
 /**
- * The log's origin (its name in checkpoints and in the key's signatures): the public URL's host and port, then
- * `/audit`, as C2SP suggests (a schema-less URL). Set HCS_PUBLIC_URL in production: a different URL is a
- * different origin, and verifiers trust the key under its name.
+ * The origin a new log gets (its name in checkpoints and in the key's signatures): the public URL's host and port,
+ * then `/audit`, as C2SP suggests (a schema-less URL). It is stored with the log when the log gets its first key
+ * (audit/log-keys.ts) and never derived again: a later change of the public URL does not rename the log.
  */
 export function auditLogOrigin(publicUrl: string): string {
   return `${new URL(publicUrl).host}/audit`;
@@ -13,7 +13,7 @@ export function auditLogOrigin(publicUrl: string): string {
 
 /**
  * One scheduled checkpoint: sequence what waits, then sign the head if the log grew. Several serving processes may
- * try at once; the checkpoint of a size is stored once (the others' inserts conflict and are dropped, logged).
+ * try at once: each locks the log's state to sign, and the later ones find the size already signed.
  */
 export async function signCheckpoint(deps: AppDeps, sequencer: AuditSequencerLoop): Promise<void> {
   const key = deps.auditLogKey;
@@ -21,8 +21,12 @@ export async function signCheckpoint(deps: AppDeps, sequencer: AuditSequencerLoo
   try {
     await sequencer.tick();
     const checkpoint = await createCheckpoint(deps.store, key, deps.now());
-    if (checkpoint) deps.logger.info({ size: checkpoint.size, root: checkpoint.rootHash }, "audit checkpoint signed");
+    if (checkpoint)
+      deps.logger.info(
+        { size: checkpoint.size, root: checkpoint.rootHash, key_epoch: checkpoint.keyEpoch },
+        "audit checkpoint signed",
+      );
   } catch (err) {
-    deps.logger.warn({ err }, "audit checkpoint not signed this time (another process may have signed it)");
+    deps.logger.warn({ err }, "audit checkpoint not signed this time; the next interval tries again");
   }
 }

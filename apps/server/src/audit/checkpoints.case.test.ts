@@ -1,14 +1,14 @@
-import { chmodSync, mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { fromHex, openNote, parseCheckpoint, parseVerifierKey, RFC9162, verifyConsistency } from "@hcs/protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Store } from "../store/store.js";
 import { appendAuditRun } from "../test-support/audit-events.js";
+import { sharedTestLogKey, testLogKeys } from "../test-support/audit-log-keys.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
 import { ExposedKeyFileError } from "../util/private-files.js";
 import { createCheckpoint } from "./checkpoints.js";
-import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "./log-key.js";
+import { LEGACY_LOG_KEY_FILE, logKeyFromPem, nodeEd25519Verify, readLegacyLogKeyFile } from "./log-key.js";
 import { sequenceAuditLog } from "./sequencer.js";
 
 async function grow(store: Store, from: number, count: number) {
@@ -16,16 +16,15 @@ async function grow(store: Store, from: number, count: number) {
   while ((await sequenceAuditLog(store)).sequenced > 0);
 }
 
-describe("the audit log key", () => {
-  it("is created owner-only, loads the same key again, and is refused when others can read it", () => {
-    const dir = mkdtempSync(join(tmpdir(), "hcs-logkey-"));
-    const key = loadLogKey(dir, "hcs.test/audit");
-    expect(statSync(join(dir, LOG_KEY_FILE)).mode & 0o777).toBe(0o600);
-    expect(loadLogKey(dir, "hcs.test/audit").verifierKey).toBe(key.verifierKey);
+describe("a data directory's key file from before the keys moved into the database", () => {
+  it("is read as the key it holds, and refused when others can read it", () => {
+    const { dataDir, key } = sharedTestLogKey();
+    const pem = readLegacyLogKeyFile(dataDir)!;
+    expect(logKeyFromPem(pem, "hcs.test/audit", 0).verifierKey).toBe(key.verifierKey);
     expect(parseVerifierKey(key.verifierKey)).toMatchObject({ name: "hcs.test/audit", keyHash: key.keyHash });
-    chmodSync(join(dir, LOG_KEY_FILE), 0o644);
-    expect(() => loadLogKey(dir, "hcs.test/audit")).toThrow(ExposedKeyFileError);
-    expect(() => loadLogKey(dir, "has space")).toThrow(/name/);
+    chmodSync(join(dataDir, LEGACY_LOG_KEY_FILE), 0o644);
+    expect(() => readLegacyLogKeyFile(dataDir)).toThrow(ExposedKeyFileError);
+    expect(() => logKeyFromPem(pem, "has space", 0)).toThrow(/name/);
   });
 });
 
@@ -44,7 +43,7 @@ forEachEngine((engine, open) => {
       opened.push(o);
       const { store } = o;
       await store.migrate();
-      const key = loadLogKey(mkdtempSync(join(tmpdir(), "hcs-logkey-")), "hcs.test/audit");
+      const key = await testLogKeys(store);
       const verifier = parseVerifierKey(key.verifierKey)!;
       expect(await createCheckpoint(store, key, new Date()), "an empty log has nothing to attest").toBeNull();
 

@@ -1,7 +1,7 @@
 import { consistencyProof, formatCheckpoint, formatNote, toHex, utf8Bytes } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
 import { readLeafHashes } from "./leaves.js";
-import type { LogKey } from "./log-key.js";
+import { type AuditLogKeys, lockLogState } from "./log-keys.js";
 import { NATIVE_RFC9162 } from "./native-hasher.js";
 
 export interface StoredCheckpoint {
@@ -13,20 +13,20 @@ export interface StoredCheckpoint {
   readonly consistencyFrom: number | null;
   readonly consistencyProof: readonly string[];
   readonly createdAt: string;
+  /** The epoch of the key that signed it. */
+  readonly keyEpoch: number;
 }
 
 /**
  * Signs the log's current tree head as a checkpoint and stores it with the consistency proof from the previous
  * checkpoint, so that anyone holding both can check that the log only grew. Nothing is written when the log has not
  * grown since the last checkpoint (or is empty). Proofs are computed from the stored leaf hashes (a read of the log, once a day).
+ * Signed by the log's newest key as read after locking the log's state, which a key rotation also locks: a checkpoint
+ * is signed by the previous key only up to the rotation's size, and by the new key from there (key-rotation.ts).
  */
-export async function createCheckpoint(store: Store, key: LogKey, now: Date): Promise<StoredCheckpoint | null> {
+export async function createCheckpoint(store: Store, keys: AuditLogKeys, now: Date): Promise<StoredCheckpoint | null> {
   return store.db.transaction().execute(async (trx) => {
-    const state = await trx
-      .selectFrom("audit_log")
-      .select(["size", "root_hash"])
-      .where("id", "=", 1)
-      .executeTakeFirstOrThrow();
+    const state = await lockLogState(trx, store.engine);
     const size = Number(state.size);
     const previous = await trx
       .selectFrom("audit_checkpoints")
@@ -42,6 +42,7 @@ export async function createCheckpoint(store: Store, key: LogKey, now: Date): Pr
       const leaves = await readLeafHashes(trx, size);
       proof = consistencyProof(NATIVE_RFC9162, leaves, fromSize, size).map(toHex);
     }
+    const key = await keys.currentIn(trx);
     const body = formatCheckpoint({
       origin: key.name,
       size,
@@ -56,6 +57,7 @@ export async function createCheckpoint(store: Store, key: LogKey, now: Date): Pr
       consistencyFrom: fromSize,
       consistencyProof: proof,
       createdAt: now.toISOString(),
+      keyEpoch: key.epoch,
     };
     await trx
       .insertInto("audit_checkpoints")
@@ -66,6 +68,7 @@ export async function createCheckpoint(store: Store, key: LogKey, now: Date): Pr
         consistency_from: fromSize,
         consistency_proof: JSON.stringify(proof),
         created_at: checkpoint.createdAt,
+        key_epoch: key.epoch,
       })
       .execute();
     return checkpoint;

@@ -16,7 +16,10 @@ import { eventsOfAccount } from "./event-owner.js";
 import { readLeafHashes } from "./leaves.js";
 import { NATIVE_RFC9162 } from "./native-hasher.js";
 
-/** What proofs are made from: the store, and the log key whose verifier key they carry. */
+/**
+ * What proofs are made from: the store (each checkpoint with the verifier key of the key that signed it), in a
+ * process that signs checkpoints.
+ */
 export type ProofDeps = Pick<AppDeps, "store" | "auditLogKey">;
 
 /** Checkpoints with their anchors, in one query (an anchor is null until anchoring reaches its checkpoint). */
@@ -24,7 +27,9 @@ const checkpointViews = (store: Store) =>
   store.db
     .selectFrom("audit_checkpoints as c")
     .leftJoin("audit_anchors as a", "a.size", "c.size")
+    .leftJoin("audit_log_keys as k", "k.epoch", "c.key_epoch")
     .select([
+      "k.verifier_key",
       "c.size",
       "c.root_hash",
       "c.note",
@@ -56,23 +61,36 @@ function viewOf(row: CheckpointViewRow): AuditCheckpointView {
   return { size: Number(row.size), root_hash: row.root_hash, note: row.note, created_at: row.created_at, anchor };
 }
 
-/** The log's key, without which no checkpoint can be checked (a process that signs none has nothing to show). */
-function verifierKeyOf(deps: ProofDeps): string {
+/** A process that signs no checkpoints (the stdio MCP server) has no proofs to show. */
+function assertSigns(deps: ProofDeps): void {
   if (!deps.auditLogKey) throw new ServiceError("not_found", "this process signs no audit checkpoints");
-  return deps.auditLogKey.verifierKey;
 }
 
-/** The latest signed checkpoint, its anchor and the log's verifier key. */
+/** A checkpoint with the verifier key of the key that signed it (the log's keys change at a rotation). */
+interface SignedView {
+  readonly view: AuditCheckpointView;
+  readonly verifierKey: string;
+}
+
+/** A checkpoint whose key is not among the log's keys (removed from the store) leads no proof: none could be checked. */
+const signedViewsOf = (rows: readonly CheckpointViewRow[]): SignedView[] =>
+  rows.flatMap((row) => (row.verifier_key === null ? [] : [{ view: viewOf(row), verifierKey: row.verifier_key }]));
+
+/** The latest signed checkpoint, its anchor and the verifier key of the key that signed it. */
 export async function latestCheckpoint(
   deps: ProofDeps,
 ): Promise<AuditCheckpointView & { readonly verifier_key: string }> {
-  const verifierKey = verifierKeyOf(deps);
-  const row = await checkpointViews(deps.store).orderBy("c.size", "desc").limit(1).executeTakeFirst();
-  if (!row)
+  assertSigns(deps);
+  const row = await checkpointViews(deps.store)
+    .where("k.verifier_key", "is not", null)
+    .orderBy("c.size", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row?.verifier_key)
     throw new ServiceError("not_checkpointed", "the audit log has no signed checkpoint yet", {
       retry: "checkpoints are signed every HCS_CHECKPOINT_INTERVAL_S seconds (default daily)",
     });
-  return { ...viewOf(row), verifier_key: verifierKey };
+  return { ...viewOf(row), verifier_key: row.verifier_key };
 }
 
 /** Every checkpoint with its anchor, oldest first. */
@@ -81,18 +99,18 @@ export async function allCheckpointViews(store: Store): Promise<AuditCheckpointV
 }
 
 /** The latest checkpoints covering leaf `index` on (the candidates {@link checkpointFor} picks from), newest first. */
-async function checkpointsCovering(store: Store, index: number): Promise<AuditCheckpointView[]> {
+async function checkpointsCovering(store: Store, index: number): Promise<SignedView[]> {
   const rows = await checkpointViews(store).where("c.size", ">", index).orderBy("c.size", "desc").limit(32).execute();
-  return rows.map(viewOf);
+  return signedViewsOf(rows);
 }
 
 /**
  * The checkpoint a proof for leaf `index` goes to: the latest one whose anchor is final and that covers the leaf,
  * else (anchoring not configured, or not final yet) the latest one that covers it; null when none does yet.
  */
-function checkpointFor(candidates: readonly AuditCheckpointView[], index: number): AuditCheckpointView | null {
-  const covering = candidates.filter((c) => c.size > index);
-  return covering.find((c) => c.anchor?.state === "finalized") ?? covering[0] ?? null;
+function checkpointFor(candidates: readonly SignedView[], index: number): SignedView | null {
+  const covering = candidates.filter((c) => c.view.size > index);
+  return covering.find((c) => c.view.anchor?.state === "finalized") ?? covering[0] ?? null;
 }
 
 /**
@@ -102,7 +120,7 @@ function checkpointFor(candidates: readonly AuditCheckpointView[], index: number
  * else's event exists.
  */
 export async function auditProofFor(deps: ProofDeps, eventId: number, accountId: string): Promise<AuditProofBundle> {
-  const verifierKey = verifierKeyOf(deps);
+  assertSigns(deps);
   const event = await deps.store.db
     .selectFrom("audit_entries")
     .selectAll()
@@ -115,15 +133,15 @@ export async function auditProofFor(deps: ProofDeps, eventId: number, accountId:
       event_id: eventId,
     });
   const index = Number(event.leaf_index);
-  const view = checkpointFor(await checkpointsCovering(deps.store, index), index);
-  if (!view)
+  const signed = checkpointFor(await checkpointsCovering(deps.store, index), index);
+  if (!signed)
     throw new ServiceError("not_checkpointed", "no signed checkpoint covers the event yet", {
       event_id: eventId,
       leaf_index: index,
       retry: "checkpoints are signed every HCS_CHECKPOINT_INTERVAL_S seconds (default daily)",
     });
-  const leaves = await readLeafHashes(deps.store.db, view.size);
-  return bundleOf(event, index, view, leaves, verifierKey);
+  const leaves = await readLeafHashes(deps.store.db, signed.view.size);
+  return bundleOf(event, index, signed, leaves);
 }
 
 type StoredEvent = Selectable<AuditEventsTable>;
@@ -131,9 +149,8 @@ type StoredEvent = Selectable<AuditEventsTable>;
 function bundleOf(
   event: StoredEvent,
   index: number,
-  view: AuditCheckpointView,
+  { view, verifierKey }: SignedView,
   leaves: readonly Uint8Array[],
-  verifierKey: string,
 ): AuditProofBundle {
   return {
     format: AUDIT_PROOF_FORMAT,
@@ -157,18 +174,18 @@ export async function auditProofsFor(
 ): Promise<Map<number, AuditProofBundle | null>> {
   const out = new Map<number, AuditProofBundle | null>();
   if (events.length === 0) return out;
-  const verifierKey = verifierKeyOf(deps);
+  assertSigns(deps);
   // One read of the candidate checkpoints (from the lowest leaf on) and one of the leaves, for all the events.
   const indexes = events.flatMap((e) => (e.leaf_index === null ? [] : [Number(e.leaf_index)]));
   const candidates = indexes.length === 0 ? [] : await checkpointsCovering(deps.store, Math.min(...indexes));
   const chosen = new Map(
     events.map((e) => [Number(e.id), e.leaf_index === null ? null : checkpointFor(candidates, Number(e.leaf_index))]),
   );
-  const largest = Math.max(0, ...[...chosen.values()].map((v) => v?.size ?? 0));
+  const largest = Math.max(0, ...[...chosen.values()].map((v) => v?.view.size ?? 0));
   const leaves = await readLeafHashes(deps.store.db, largest);
   for (const e of events) {
-    const view = chosen.get(Number(e.id));
-    out.set(Number(e.id), view ? bundleOf(e, Number(e.leaf_index), view, leaves, verifierKey) : null);
+    const signed = chosen.get(Number(e.id));
+    out.set(Number(e.id), signed ? bundleOf(e, Number(e.leaf_index), signed, leaves) : null);
   }
   return out;
 }

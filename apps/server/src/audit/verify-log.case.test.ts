@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { formatCheckpoint, formatNote, parseVerifierKey, utf8Bytes } from "@hcs/protocol";
+import { rmSync } from "node:fs";
+import { formatCheckpoint, formatNote, utf8Bytes } from "@hcs/protocol";
 import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { auditLeafHash, auditRecordOf } from "../services/audit.js";
@@ -12,14 +10,13 @@ import {
   buildCheckpointedLog,
   swapAuditEvents,
 } from "../test-support/audit-events.js";
+import { sharedTestLogKey } from "../test-support/audit-log-keys.js";
 import { forEachEngine, type OpenedStore } from "../test-support/store-engines.js";
-import { loadLogKey, nodeEd25519Verify } from "./log-key.js";
+import { generateLogKeyPem, logKeyFromPem, nodeEd25519Verify } from "./log-key.js";
 import { type AuditLogProblemKind, verifyAuditLog } from "./verify-log.js";
 
-const keyDir = mkdtempSync(join(tmpdir(), "hcs-verify-key-"));
-const key = loadLogKey(keyDir, "hcs.test/audit");
-const verifier = parseVerifierKey(key.verifierKey)!;
-const buildLog = (store: Store) => buildCheckpointedLog(store, key);
+const { dataDir: keyDir, verifier } = sharedTestLogKey();
+const buildLog = (store: Store) => buildCheckpointedLog(store, keyDir);
 const eventIdAt = async (store: Store, index: number) =>
   Number(
     (await store.db.selectFrom("audit_entries").select("id").where("leaf_index", "=", index).executeTakeFirstOrThrow())
@@ -173,7 +170,7 @@ const TAMPERS: { name: string; kind: AuditLogProblemKind; index: number; tamper(
     kind: "checkpoint_signature",
     index: 40,
     async tamper(s) {
-      const forger = loadLogKey(mkdtempSync(join(tmpdir(), "hcs-forger-")), "hcs.test/audit");
+      const forger = logKeyFromPem(generateLogKeyPem(), "hcs.test/audit", 0);
       const body = formatCheckpoint({
         origin: "hcs.test/audit",
         size: 40,

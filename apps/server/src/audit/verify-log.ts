@@ -10,6 +10,8 @@ import {
 } from "@hcs/protocol";
 import type { Store } from "../store/store.js";
 import { startWorkerThread } from "../util/worker-thread.js";
+import { trustKeyChain } from "./key-chain.js";
+import { readLogKeyChain } from "./log-keys.js";
 import { logReaderFor } from "./log-pages.js";
 import { NATIVE_RFC9162 } from "./native-hasher.js";
 import { type JournalRun, type RangeResult, verifyRange } from "./verify-range.js";
@@ -25,6 +27,8 @@ export type AuditLogProblemKind =
   | "moved"
   /** A checkpoint does not open with the log's key, or states another head than the one stored with it. */
   | "checkpoint_signature"
+  /** A key rotation's handover is not signed by both keys it names (a forged or broken rotation). */
+  | "key_rotation"
   /** A checkpoint is not consistent with the one before it. */
   | "checkpoint_consistency"
   /** The tree of the first `size` leaves does not have the head a signed checkpoint states. */
@@ -42,6 +46,9 @@ export interface AuditLogVerdict {
   /** Leaves checked (recomputed and added to the tree). */
   readonly leaves: number;
   readonly checkpoints: number;
+  /** The log's keys the trusted key led to (1 without rotations), and the rotations whose handover verified. */
+  readonly keys: number;
+  readonly rotations: number;
   /** Pieces of the log that were verified in a worker thread (see VerifyOptions.threads). */
   readonly rangesInWorkers: number;
   /** Events not yet given a leaf index (they join the log at the next sequencer run; nothing to check yet). */
@@ -50,6 +57,9 @@ export interface AuditLogVerdict {
   readonly firstProblem: AuditLogProblem | null;
   readonly problems: readonly AuditLogProblem[];
 }
+
+/** The empty tree's state (a key handed over before the first event states its head, SHA-256 of nothing). */
+const EMPTY_TREE = { size: 0, peaks: [] };
 
 /** Below this many leaves a log is verified in one range (a worker thread costs more than it saves). */
 const PARALLEL_MIN = 65_536;
@@ -92,10 +102,18 @@ export async function verifyAuditLog(
     .select(["size", "root_hash", "note", "consistency_from", "consistency_proof"])
     .orderBy("size")
     .execute();
+  // The log's keys: from the trusted one, along the rotations whose handovers verify (key-chain.ts).
+  const trust = trustKeyChain(await readLogKeyChain(db), key, verify);
+  for (const p of trust.problems) problem("key_rotation", p.index, p.message);
   const signed: { size: number; root: Uint8Array }[] = [];
   for (const row of rows) {
     const size = Number(row.size);
-    const opened = openNote(row.note, key, verify);
+    let opened: ReturnType<typeof openNote> = { ok: false, reason: "unsigned" };
+    for (const span of trust.spans) {
+      if (size < span.from || size > span.to) continue;
+      opened = openNote(row.note, span.key, verify);
+      if (opened.ok) break;
+    }
     const body = opened.ok ? parseCheckpoint(opened.text) : null;
     if (!opened.ok || !body || body.origin !== key.name) {
       problem("checkpoint_signature", size, `checkpoint ${size} does not open with the log's key`);
@@ -177,8 +195,10 @@ export async function verifyAuditLog(
   // Leaves, in index order: on the embedded store, a large log in pieces — aligned perfect subtrees — that a worker
   // thread takes from the front of a shared queue and this thread from the back (verify-split.ts), each with its own
   // connection; their trees combine into the whole tree's. Elsewhere, in one piece here.
-  const expectedSize = Math.max(recordedSize, signed.at(-1)?.size ?? 0);
-  const sizes = signed.map((c) => c.size);
+  // The signed heads to hold the tree to: the checkpoints', and those the verified key handovers state.
+  const heads = [...signed, ...trust.heads].sort((a, b) => a.size - b.size);
+  const expectedSize = Math.max(recordedSize, heads.at(-1)?.size ?? 0);
+  const sizes = [...new Set(heads.map((h) => h.size).filter((s) => s > 0))];
   const here = logReaderFor(store);
   const parallel =
     (options.threads ?? 2) > 1 &&
@@ -241,16 +261,16 @@ export async function verifyAuditLog(
 
   // Each signed head against the tree of that many leaves, up to the first leaf problem.
   const stateAt = (size: number) => combined.stateAt(size);
-  for (const [i, cp] of signed.entries()) {
+  for (const [i, cp] of heads.entries()) {
     if (leafProblem && cp.size > leafProblem.index) break;
-    const state = stateAt(cp.size);
+    const state = cp.size === 0 ? EMPTY_TREE : stateAt(cp.size);
     if (!state) break;
     if (!equalBytes(MerkleFrontier.restore(NATIVE_RFC9162, state).root(), cp.root)) {
-      const from = signed[i - 1]?.size ?? 0;
+      const from = heads.slice(0, i).findLast((h) => h.size < cp.size)?.size ?? 0;
       problem(
         "checkpoint_head",
         from,
-        `the first ${cp.size} leaves do not have the head checkpoint ${cp.size} signed: a change among leaves ${from}–${cp.size - 1}`,
+        `the first ${cp.size} leaves do not have the head signed at size ${cp.size}: a change among leaves ${from}–${cp.size - 1}`,
       );
       break;
     }
@@ -266,6 +286,8 @@ export async function verifyAuditLog(
     ok: problems.length === 0,
     leaves,
     checkpoints: signed.length,
+    keys: trust.spans.length,
+    rotations: trust.heads.length,
     unsequenced,
     rangesInWorkers: inWorkers,
     firstProblem: problems[0] ?? null,

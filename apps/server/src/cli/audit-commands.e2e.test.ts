@@ -3,21 +3,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadLogKey } from "../audit/log-key.js";
+import type { AuditLogKeys } from "../audit/log-keys.js";
 import { auditProofFor } from "../audit/proofs.js";
 import { openStore, type Store } from "../store/store.js";
 import { alterAuditEvent, buildCheckpointedLog } from "../test-support/audit-events.js";
+import { sharedTestLogKey } from "../test-support/audit-log-keys.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
 import { createTestSchema, shouldRunPostgres, urlWithSchema } from "../test-support/postgres.js";
 
 // The verify commands as an operator and an auditor run them: the real hcs-server process, its output and exit code.
 
 const dataDir = mkdtempSync(join(tmpdir(), "hcs-audit-cli-"));
-const key = loadLogKey(dataDir, "hcs.test/audit");
+// One key for the SQLite and the PostgreSQL log below (each imports it, as a server imports a legacy key file).
+const keyDir = sharedTestLogKey().dataDir;
 let store: Store;
+let key: AuditLogKeys;
 beforeAll(async () => {
   store = openStore({ engine: "sqlite", file: join(dataDir, "hcs.sqlite") });
-  await buildCheckpointedLog(store, key);
+  key = await buildCheckpointedLog(store, keyDir);
 });
 afterAll(async () => {
   await store.close();
@@ -27,7 +30,7 @@ afterAll(async () => {
 const hcs = (args: string[], env: Record<string, string> = {}) => runHcsServer(dataDir, args, env);
 
 describe("hcs-server audit verify", () => {
-  it("verifies an untouched log with the server's own key (exit 0), and with the published verifier key", async () => {
+  it("verifies an untouched log with the log's own first key (exit 0), and with the published verifier key", async () => {
     const r = await hcs(["--json", "audit", "verify"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, leaves: 45, checkpoints: 2, first_bad_index: null });
@@ -36,6 +39,14 @@ describe("hcs-server audit verify", () => {
     const r2 = await hcs(["audit", "verify", "--verifier-key", `@${keyFile}`]);
     expect(r2.code, r2.stderr).toBe(0);
     expect(r2.stdout).toMatch(/verified\s+true/);
+  });
+
+  it("lists the log's keys (audit keys): one, signing from size 0, trusted", async () => {
+    const r = await hcs(["--json", "audit", "keys"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({ epoch: 0, verifier_key: key.verifierKey, signs_from_size: 0, trusted: true }),
+    ]);
   });
 
   it("refuses a key that is not a verifier key (exit 2)", async () => {
@@ -111,7 +122,7 @@ describe.skipIf(!(await shouldRunPostgres()))("hcs-server audit verify on Postgr
     const { schema, drop } = test;
     const pg = openStore({ engine: "postgres", url: test.url, schema });
     try {
-      await buildCheckpointedLog(pg, key);
+      await buildCheckpointedLog(pg, keyDir);
       const env = { DATABASE_URL: urlWithSchema(test) };
       const ok = await hcs(["--json", "audit", "verify"], env);
       expect(ok.code, ok.stderr).toBe(0);

@@ -1,12 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { type AuditProofBundle, type NoteVerifierKey, parseVerifierKey, verifyAuditProof } from "@hcs/protocol";
 import type { Command } from "commander";
-import { auditLogOrigin } from "../audit/checkpoint-schedule.js";
-import { LOG_KEY_FILE, loadLogKey, nodeEd25519Verify } from "../audit/log-key.js";
+import { trustKeyChain } from "../audit/key-chain.js";
+import { rotateAuditLogKey } from "../audit/key-rotation.js";
+import { nodeEd25519Verify } from "../audit/log-key.js";
+import { readLogKeyChain } from "../audit/log-keys.js";
 import { verifyAuditLog } from "../audit/verify-log.js";
+import type { Store } from "../store/store.js";
 import { registerAnchorCommands } from "./anchor-commands.js";
-import { type CliEnv, configFrom, openCommandStore, printResult } from "./context.js";
+import { auditedAs, type CliEnv, openCommandStore, printResult, withServices } from "./context.js";
 
 /** The chain client (viem) is loaded only by the commands that talk to a chain, not by every `hcs-server` start. */
 const anchorVerify = () => import("../audit/anchor-verify.js");
@@ -24,25 +26,26 @@ const verifierKeyText = (given: string): string =>
   (given.startsWith("@") ? readFileSync(given.slice(1), "utf8") : given).trim();
 
 /**
- * The verifier key to trust: the one given (what an auditor should do), else the log's own key file under the name
- * its checkpoints are signed with (`origin`, from the store; the configured public URL's when there is none yet).
+ * The verifier key to trust: the one given (what an auditor should do), else the log's first key as the store holds
+ * it (its rotations are then followed from it, each only if its handover verifies).
  */
-function trustedKey(cli: CliEnv, given: string | undefined, origin?: string): NoteVerifierKey {
+async function trustedKey(store: Store, given: string | undefined): Promise<NoteVerifierKey> {
   if (given !== undefined) {
     const key = parseVerifierKey(verifierKeyText(given));
     if (!key) throw new VerifyUsageError("--verifier-key is not a C2SP verifier key (<name>+<hash>+<base64 key>)");
     return key;
   }
-  const config = configFrom(cli);
-  if (!existsSync(join(config.dataDir, LOG_KEY_FILE)))
+  const first = (await readLogKeyChain(store.db))[0];
+  const key = first ? parseVerifierKey(first.verifierKey) : null;
+  if (!key)
     throw new VerifyUsageError(
-      `no ${LOG_KEY_FILE} in ${config.dataDir}: pass --verifier-key (from /.well-known/hcs-audit-log-key)`,
+      "the log has no key in the store yet: pass --verifier-key (from /.well-known/hcs-audit-log-key)",
     );
-  return parseVerifierKey(loadLogKey(config.dataDir, origin ?? auditLogOrigin(config.publicUrl)).verifierKey)!;
+  return key;
 }
 
 const VERIFIER_KEY_HELP =
-  "the log's verifier key, or @file holding it (default: derived from the server's own audit-log.key)";
+  "the log's verifier key, or @file holding it (default: the log's first key as the store holds it)";
 
 export function registerAuditCommands(program: Command, cli: CliEnv): Command {
   const audit = program
@@ -71,13 +74,7 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
         ? (done: number, of: number) => void process.stderr.write(`\rchecked ${done} of ${of} leaves`)
         : undefined;
       try {
-        const first = await store.db
-          .selectFrom("audit_checkpoints")
-          .select("note")
-          .orderBy("size")
-          .limit(1)
-          .executeTakeFirst();
-        const key = trustedKey(cli, o.verifierKey, first?.note.split("\n")[0]);
+        const key = await trustedKey(store, o.verifierKey);
         const v = await verifyAuditLog(store, key, nodeEd25519Verify, { onProgress: progress });
         if (progress) process.stderr.write("\n");
         const anchors = o.rpcUrl ? await (await anchorVerify()).verifyAnchors(store, o.rpcUrl) : null;
@@ -86,6 +83,8 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
           verified: ok,
           leaves: v.leaves,
           checkpoints: v.checkpoints,
+          keys: v.keys,
+          rotations: v.rotations,
           unsequenced: v.unsequenced,
           first_bad_index: v.firstProblem?.index ?? null,
           problem: v.firstProblem?.kind ?? null,
@@ -167,6 +166,62 @@ export function registerAuditCommands(program: Command, cli: CliEnv): Command {
       });
       if (!ok) process.exitCode = VERIFY_EXIT.notVerified;
     });
+  audit
+    .command("keys")
+    .description("List the log's signing keys: each verifier key, the log size it signs from, and its handover")
+    .option("--verifier-key <key>", "check the handovers from this key, or @file holding it (default: the first key)")
+    .action(async (o: { verifierKey?: string }) => {
+      const { store } = await openCommandStore(cli);
+      try {
+        const chain = await readLogKeyChain(store.db);
+        const trusted =
+          chain.length > 0 ? trustKeyChain(chain, await trustedKey(store, o.verifierKey), nodeEd25519Verify) : null;
+        const trustedEpochs = new Set(trusted?.spans.map((s) => s.epoch));
+        printResult(
+          cli,
+          json(),
+          chain.map((k) => ({
+            epoch: k.epoch,
+            verifier_key: k.verifierKey,
+            signs_from_size: k.fromSize,
+            created_at: k.createdAt,
+            trusted: trustedEpochs.has(k.epoch),
+            ...(k.handover ? { handover: k.handover } : {}),
+          })),
+        );
+        if (trusted && trusted.problems.length > 0) process.exitCode = VERIFY_EXIT.notVerified;
+      } finally {
+        await store.close();
+      }
+    });
+
+  audit
+    .command("rotate-key")
+    .description(
+      "Rotate the log's signing key: a new key signs from the log's current size, handed over by a checkpoint both keys sign",
+    )
+    .addHelpText(
+      "after",
+      "\nRunning servers sign with the new key from their next checkpoint and publish it within a minute. Publish the new\nverifier key where auditors get it; `audit verify` with the old key follows the handover.\n",
+    )
+    .action(async () => {
+      const rotation = await withServices(cli, (deps) =>
+        rotateAuditLogKey(deps.store, deps.secrets, {
+          now: deps.now(),
+          audit: auditedAs(cli, deps, "operator.audit.rotate-key", (r) => ({
+            accountId: null,
+            resource: `audit-log-key:${r.epoch}`,
+          })),
+        }),
+      );
+      printResult(cli, json(), {
+        epoch: rotation.epoch,
+        verifier_key: rotation.verifierKey,
+        previous_verifier_key: rotation.previousVerifierKey,
+        signs_from_size: rotation.fromSize,
+      });
+    });
+
   registerAnchorCommands(audit, cli);
   return audit;
 }

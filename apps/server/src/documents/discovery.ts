@@ -31,24 +31,28 @@ interface Served {
   readonly body: string;
   readonly etag: string;
 }
-const cards = new WeakMap<AppDeps, Served>();
+const cards = new WeakMap<AppDeps, Served & { readonly verifierKey: string | undefined }>();
 const openApis = new WeakMap<AppDeps, Promise<Served>>();
 
-/** The agent card, built once per app (it depends only on the catalogue and configuration). */
+/**
+ * The agent card, built once per app (it depends only on the catalogue and configuration) and again when the audit
+ * log's key was rotated.
+ */
 export function agentCardDocument(deps: AppDeps, catalogue: DeclarationList): Served {
+  const verifierKey = deps.auditLogKey?.verifierKey;
   let served = cards.get(deps);
-  if (!served) {
+  if (!served || served.verifierKey !== verifierKey) {
     const body = JSON.stringify(
       buildAgentCard(catalogue.operations, {
         publicUrl: deps.config.publicUrl,
         version: deps.version,
-        auditLogVerifierKey: deps.auditLogKey?.verifierKey,
+        auditLogVerifierKey: verifierKey,
         contactEmail: deps.config.contactEmail,
       }),
       null,
       2,
     );
-    served = { body, etag: etagOf(body) };
+    served = { body, etag: etagOf(body), verifierKey };
     cards.set(deps, served);
   }
   return served;

@@ -2,6 +2,7 @@ import type { WindowCounter } from "../http/rate-limit.js";
 import { type AuditEvent, auditEventIdentity, newAuditSalt, storedDuration } from "../services/audit.js";
 import type { ChargeResult } from "../services/credits.js";
 import type { Executor, HotSql } from "../store/hot-sql.js";
+import { UnexpectedWriteAnswer } from "../store/write-batcher.js";
 import { endedAs, LIMITED, type SettlementWrite, type SettlementWritten, SHORT } from "./settle-writes.js";
 
 /**
@@ -23,7 +24,7 @@ export async function writeSettlementGroup(
   const [row] = await hot.all<{ settled: SettledGroup }>(executor, SETTLE, [JSON.stringify(group.argument)]);
   const settled = row?.settled;
   if (!settled || settled.n.length !== group.totals.length || settled.c.length !== items.length)
-    throw new Error("hcs_settle_group answered the wrong number of counters or calls");
+    throw new UnexpectedWriteAnswer("hcs_settle_group answered the wrong number of counters or calls");
   return items.map((item, i) => ({
     // The count the call saw: the counter's count before the group, plus its place among the group's calls there.
     counts: item.counters ? group.places[i]!.map(([k, place]) => settled.n[k]! - group.totals[k]! + place) : null,

@@ -20,7 +20,8 @@ export type OperatorOperation =
   | "operator.data.import"
   | "operator.claims.override"
   | "operator.claims.revoke"
-  | "operator.users.invite";
+  | "operator.users.invite"
+  | "operator.audit.rotate-key";
 
 /**
  * One run of an operator command: the OS user who ran it (null only when code, not a person, started the server

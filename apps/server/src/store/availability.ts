@@ -2,9 +2,11 @@ import { ServiceError } from "../errors.js";
 
 // SQLSTATE classes and codes that mean "the database cannot serve this now; the same request may work later":
 // connection exceptions (08), operator intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot
-// connect now), a cancelled statement (57014: our statement_timeout), too many connections (53300), and the
-// transient conflicts a retry resolves (40001 serialization failure, 40P01 deadlock).
-const PG_TRANSIENT = /^(08...|57P0[123]|57014|53300|40001|40P01)$/;
+// connect now), the server ending an idle session (25P03 idle_in_transaction_session_timeout, 57P05
+// idle_session_timeout: its FATAL answers whatever query is waiting, store/session-timeouts.test.ts), a cancelled
+// statement (57014: our statement_timeout), too many connections (53300), and the transient conflicts a retry resolves
+// (40001 serialization failure, 40P01 deadlock).
+const PG_TRANSIENT = /^(08...|57P0[1235]|25P03|57014|53300|40001|40P01)$/;
 
 // Socket-level failures on the way to the database.
 const NET_CODES = new Set([

@@ -45,7 +45,8 @@ function leavesConnectionUnusable(err: unknown): boolean {
   // Errors the server sent carry a severity and an SQLSTATE; socket and timeout errors do not.
   const { code, severity } = err as { code?: unknown; severity?: unknown };
   if (typeof severity !== "string" || typeof code !== "string") return true;
-  return code.startsWith("08") || code.startsWith("57P");
+  // 25P03: the server ended the session of a transaction left idle too long.
+  return code.startsWith("08") || code.startsWith("57P") || code === "25P03";
 }
 
 /**

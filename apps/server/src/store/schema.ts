@@ -187,6 +187,22 @@ export interface AuditCheckpointsTable {
   /** JSON array of hex hashes. */
   consistency_proof: string;
   created_at: string;
+  /** The epoch of the key that signed it (audit_log_keys). */
+  key_epoch: Generated<number>;
+}
+
+/** One of the audit log's signing keys (migration 030): the first (epoch 0) and one per rotation. */
+export interface AuditLogKeysTable {
+  epoch: number;
+  /** C2SP verifier key `<origin>+<hash>+<base64 key>`. */
+  verifier_key: string;
+  /** The Ed25519 private key (PKCS#8 PEM) sealed under the master key (secrets/master-key.ts). */
+  sealed_key: string;
+  /** The log size from which this key signs (0 for the first; the handover's size for the others). */
+  from_size: number | string;
+  /** From epoch 1: the checkpoint of the log at from_size, signed by the previous key and this one. */
+  handover: string | null;
+  created_at: string;
 }
 
 /** The anchor of one checkpoint on an EVM chain (docs/audit.md#anchoring); anchored only once `finalized`. */
@@ -229,6 +245,8 @@ export interface AuditLogTable {
   updated_at: string;
   /** SQLite: the highest event id sequenced (waiting events are those above it). Unused on PostgreSQL. */
   sequenced_id: number | string;
+  /** The log's name in its checkpoints, fixed when it got its first key (migration 030; null before). */
+  origin: string | null;
 }
 
 /** The sequencer's journal: a run of consecutive event ids given consecutive leaf indexes from first_index on. */
@@ -490,6 +508,7 @@ export interface Database {
   audit_log: AuditLogTable;
   audit_sequence_runs: AuditSequenceRunsTable;
   audit_checkpoints: AuditCheckpointsTable;
+  audit_log_keys: AuditLogKeysTable;
   audit_anchors: AuditAnchorsTable;
   audit_trail: AuditTrailView;
   /** audit_events with each event's leaf index and hash from its sequencer run (null until sequenced): what readers select. */

@@ -1,4 +1,5 @@
 import { type FindingParsed, SCORING_VERSION } from "@hcs/protocol";
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequenceAuditLog } from "../audit/sequencer.js";
 import { isServiceError } from "../errors.js";
@@ -17,8 +18,9 @@ import { completedJobRow } from "../test-support/fixtures.js";
 import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
 import type { HotSql } from "./hot-sql.js";
 import type { Engine } from "./migrations/engine.js";
+import type { Database } from "./schema.js";
 import type { Store } from "./store.js";
-import type { BulkWrite } from "./write-batcher.js";
+import { type BulkWrite, UnexpectedWriteAnswer } from "./write-batcher.js";
 
 /**
  * One conformance suite, run against every engine (docs/operations.md#postgresql-and-several-instances): the same
@@ -243,6 +245,47 @@ function storeSuite(engine: Engine, open: OpenTestStore) {
       const keys = (await store.db.selectFrom("server_meta").select("key").execute()).map((r) => r.key);
       expect(keys).toEqual(expect.arrayContaining(["bulk-1", "bulk-2", "bulk-3", "bulk-4", "bulk-5"]));
       expect(keys).not.toContain("bulk-13");
+    });
+
+    it("never writes a committed group again: not when its answer is malformed, nor when a mirror of it throws", async () => {
+      // A charge retried after its first attempt committed is taken twice: a group that committed and then failed
+      // on the way back (a statement answering the wrong number of results, an in-memory mirror throwing) once had
+      // each of its items written again, alone.
+      const calls: number[][] = [];
+      const write = async (db: Kysely<Database>, items: readonly number[]) => {
+        calls.push([...items]);
+        await db
+          .insertInto("server_meta")
+          .values(items.map((i) => ({ key: `once-${i}`, value: "1" })))
+          .execute();
+      };
+      const malformed: BulkWrite<number, number> = {
+        run: (trx, items) => write(trx, items).then(() => items.map((i) => i)),
+        // Commits (one statement, its own transaction), then answers one result too few.
+        runAlone: (db, items) => write(db, items).then(() => items.slice(1)),
+      };
+      const outcomes = await Promise.allSettled([1, 2].map((i) => store.writes.runInBulk(malformed, i)));
+      expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+      expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(UnexpectedWriteAnswer);
+      expect(calls).toEqual([[1, 2]]);
+      calls.length = 0;
+      const mirrored: number[] = [];
+      const throwingMirror: BulkWrite<number, number> = {
+        run: (trx, items) => write(trx, items).then(() => items.map((i) => i * 10)),
+        committed(item, result) {
+          mirrored.push(item);
+          if (item === 4) throw new Error("the mirror failed");
+          expect(result).toBe(item * 10);
+        },
+      };
+      const results = await Promise.all([3, 4, 5].map((i) => store.writes.runInBulk(throwingMirror, i)));
+      expect(results).toEqual([30, 40, 50]);
+      expect(calls).toEqual([[3, 4, 5]]);
+      expect(mirrored).toEqual([3, 4, 5]);
+      const keys = (
+        await store.db.selectFrom("server_meta").select("key").where("key", "like", "once-%").execute()
+      ).map((r) => r.key);
+      expect(keys.sort()).toEqual(["once-1", "once-2", "once-3", "once-4", "once-5"]);
     });
 
     it("counts a group commit's calls of one rate-limit window with one upsert, each call getting its own count", async () => {

@@ -23,6 +23,15 @@ export interface BulkWrite<I, R> {
   committed?(item: I, result: R): void;
 }
 
+/**
+ * A write that ran and answered in a shape the caller did not expect (the wrong number of results): it may well have
+ * committed, so the batcher fails its callers instead of writing their items again — a second attempt of a charge whose
+ * first committed would charge twice.
+ */
+export class UnexpectedWriteAnswer extends Error {
+  override readonly name = "UnexpectedWriteAnswer";
+}
+
 type Pending = {
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
@@ -94,13 +103,14 @@ export class WriteBatcher {
   private async flush(): Promise<void> {
     const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
+    let results: unknown[];
     try {
-      const results = await this.write(batch);
-      for (const [i, p] of batch.entries()) resolveCommitted(p, results[i]);
+      results = await this.write(batch);
     } catch (err) {
       // A store that is down or timing out fails every op alike: retrying them one by one would make each wait
-      // out the same timeout again, one after another, while the callers' requests hang.
-      if (batch.length === 1 || isStoreUnavailable(err)) {
+      // out the same timeout again, one after another, while the callers' requests hang. A write that answered
+      // unexpectedly may have committed: written again, its charges would be taken twice.
+      if (batch.length === 1 || isStoreUnavailable(err) || err instanceof UnexpectedWriteAnswer) {
         for (const p of batch) p.reject(err);
         // The write lock did not come within the wait (SQLite): what was queued meanwhile has been waiting for the
         // same lock, and would wait the whole timeout again after this batch. It fails with it, so no write waits
@@ -110,7 +120,10 @@ export class WriteBatcher {
       }
       // The whole transaction rolled back; retry each op alone so only the op at fault fails.
       for (const p of batch) await this.runAlone(p);
+      return;
     }
+    // Committed: every caller is told so, and nothing of the batch is written again.
+    for (const [i, p] of batch.entries()) resolveCommitted(p, results[i]);
   }
 
   /** Writes a batch: in one statement when its items are all of one kind that can (see runAlone), else in a transaction. */
@@ -130,8 +143,17 @@ export class WriteBatcher {
   }
 }
 
+/**
+ * Tells a caller its write committed, after the kind's in-memory mirror took the result. The mirror is a cache of what
+ * is committed: one that throws does not undo the write, and must not have it written again (it once sat inside the
+ * batch's try, so a throwing mirror had the committed batch retried op by op).
+ */
 function resolveCommitted(p: Pending, result: unknown): void {
-  p.kind?.committed?.(p.item, result);
+  try {
+    p.kind?.committed?.(p.item, result);
+  } catch {
+    // The write stands; the mirror catches up from the next committed result.
+  }
   p.resolve(result);
 }
 
@@ -141,7 +163,8 @@ async function runKind(
   write: (items: readonly unknown[]) => Promise<unknown[]>,
 ): Promise<unknown[]> {
   const results = await write(pending.map((p) => p.item));
-  if (results.length !== pending.length) throw new Error("a bulk write returned the wrong number of results");
+  if (results.length !== pending.length)
+    throw new UnexpectedWriteAnswer("a bulk write returned the wrong number of results");
   return results;
 }
 

@@ -1,9 +1,10 @@
 import { sql } from "kysely";
 import { createCheckpoint } from "../audit/checkpoints.js";
-import type { LogKey } from "../audit/log-key.js";
+import type { AuditLogKeys } from "../audit/log-keys.js";
 import { sequenceAuditLog } from "../audit/sequencer.js";
 import { type AuditEvent, appendAuditEvents } from "../services/audit.js";
 import type { Store } from "../store/store.js";
+import { testLogKeys } from "./audit-log-keys.js";
 
 /** The n-th of a run of audit events, distinct by time and request id. */
 export const auditEvent = (n: number): AuditEvent => ({
@@ -32,11 +33,13 @@ export const appendAuditRun = (store: Store, from: number, count: number): Promi
   );
 
 /**
- * Migrates `store` and builds a log of 45 events: checkpoints at 20 and 40 (the second after two group commits and
- * two sequencer runs, so the journal holds several runs), then five events sequenced after the last checkpoint.
+ * Migrates `store`, provisions its log keys (importing `keyDataDir`'s key file when given: a key shared by several
+ * test stores) and builds a log of 45 events: checkpoints at 20 and 40 (the second after two group commits and two
+ * sequencer runs, so the journal holds several runs), then five events sequenced after the last checkpoint.
  */
-export async function buildCheckpointedLog(store: Store, key: LogKey): Promise<void> {
+export async function buildCheckpointedLog(store: Store, keyDataDir?: string): Promise<AuditLogKeys> {
   await store.migrate();
+  const key = await testLogKeys(store, keyDataDir ? { dataDir: keyDataDir } : {});
   await appendAuditRun(store, 0, 20);
   await sequenceAuditLog(store);
   await createCheckpoint(store, key, new Date());
@@ -47,6 +50,7 @@ export async function buildCheckpointedLog(store: Store, key: LogKey): Promise<v
   await createCheckpoint(store, key, new Date());
   await appendAuditRun(store, 40, 5);
   await sequenceAuditLog(store);
+  return key;
 }
 
 /** Where each field an alteration test changes lives in the record's text (SQLite stores the text: migration 024). */

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pino from "pino";
 import { Registry } from "prom-client";
 import { createPublicClient, getAbiItem, http } from "viem";
@@ -9,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../store/store.js";
 import { ANVIL_KEYS, type Anvil, startAnvil } from "../../test-support/anvil.js";
 import { appendAuditRun } from "../../test-support/audit-events.js";
+import { sharedTestLogKey, testLogKeys } from "../../test-support/audit-log-keys.js";
 import { forEachEngine, type OpenedStore } from "../../test-support/store-engines.js";
 import { startTcpProxy, type TcpProxy } from "../../test-support/tcp-proxy.js";
 import { createCheckpoint } from "../checkpoints.js";
-import { loadLogKey } from "../log-key.js";
 import { sequenceAuditLog } from "../sequencer.js";
 import { AnchorChain } from "./anchor-chain.js";
 import { checkAnchorOnChain } from "./anchor-check.js";
@@ -27,7 +24,7 @@ const POLL_MS = 1_000;
 const REPLACE_AFTER_MS = 30 * POLL_MS;
 const operator = privateKeyToAccount(ANVIL_KEYS[0]);
 const silent = pino({ level: "silent" });
-const logKey = loadLogKey(mkdtempSync(join(tmpdir(), "hcs-anchor-logkey-")), "hcs.test/audit");
+const logKeyDir = sharedTestLogKey().dataDir;
 
 let anvil: Anvil;
 let contract: `0x${string}`;
@@ -53,7 +50,8 @@ function testClock() {
 async function checkpointOf(store: Store, from: number, count: number) {
   await appendAuditRun(store, from, count);
   while ((await sequenceAuditLog(store)).sequenced > 0);
-  return (await createCheckpoint(store, logKey, new Date("2026-11-23T09:00:00.000Z")))!;
+  const keys = await testLogKeys(store, { dataDir: logKeyDir });
+  return (await createCheckpoint(store, keys, new Date("2026-11-23T09:00:00.000Z")))!;
 }
 
 function loopOn(store: Store, clock: { now: () => Date }, chain: AnchorChain, registry = new Registry()) {

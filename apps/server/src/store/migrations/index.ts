@@ -26,6 +26,7 @@ import { auditAppendIndexesMigration } from "./026-audit-append-indexes.js";
 import { gradeChangesMigration } from "./027-grade-changes.js";
 import { jobReportBasisMigration } from "./028-job-report-basis.js";
 import { restoreReadinessMigration } from "./029-restore-readiness.js";
+import { auditLogKeysMigration } from "./030-audit-log-keys.js";
 import { nppesDirectoryMigration } from "./031-nppes-directory.js";
 import { practiceClaimsMigration } from "./032-practice-claims.js";
 import { accountPlansMigration } from "./033-account-plans.js";
@@ -61,6 +62,7 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "027-grade-changes": gradeChangesMigration(engine),
     "028-job-report-basis": jobReportBasisMigration(engine),
     "029-restore-readiness": restoreReadinessMigration(engine),
+    "030-audit-log-keys": auditLogKeysMigration(engine),
     "031-nppes-directory": nppesDirectoryMigration(engine),
     "032-practice-claims": practiceClaimsMigration(engine),
     "033-account-plans": accountPlansMigration(engine),
