@@ -18,9 +18,6 @@ import { lazyPortalMiddleware } from "./portal/web/lazy-portal.js";
 import { rpcEndpoint } from "./rpc/endpoint.js";
 import { methodTable } from "./rpc/methods.js";
 
-/** Operation routes dispatched ahead of the router (with the JSON-RPC endpoint): the metered grade lookup. */
-const HOT_REST_PATHS = new Set(["/v1/a2a/grade/:npi"]);
-
 /** The server's request listener (tests start it over real HTTPS on port 0). */
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -50,10 +47,8 @@ export function createRequestListener(deps: AppDeps, catalogue: Catalogue = CATA
     if (!operation.rest) continue;
     const handler = restHandler(deps, operation);
     router[operation.rest.method](operation.rest.path, (ctx) => handler(ctx as unknown as HcsContext));
-    if (
-      HOT_REST_PATHS.has(operation.rest.path) &&
-      (operation.rest.method === "get" || operation.rest.method === "post")
-    )
+    // Declared hot (the metered grade lookup): dispatched ahead of the router, with the JSON-RPC endpoint.
+    if (operation.hot && (operation.rest.method === "get" || operation.rest.method === "post"))
       hot.push({ method: operation.rest.method, path: operation.rest.path, handler });
   }
   for (const route of publicRoutesOf(catalogue)) {

@@ -66,6 +66,10 @@ function operationById(operations: readonly Operation[], id: string): Operation 
  */
 export function a2aMethods(operations: readonly Operation[], options: A2aOptions = {}): Record<string, RpcHandler> {
   const skills = new Map(operations.filter((op) => op.method).map((op) => [op.method!, op]));
+  // Tasks are the jobs of the one skill declared to start them (a full scan).
+  const starters = operations.filter((op) => op.startsJob && op.method);
+  if (starters.length !== 1) throw new Error(`A2A: ${starters.length} operations start jobs; tasks follow exactly one`);
+  const jobSkill = starters[0]!.method!;
   return {
     SendMessage: a2aMethod(
       sendMessageHandler({
@@ -74,9 +78,9 @@ export function a2aMethods(operations: readonly Operation[], options: A2aOptions
         blockingWaitMs: options.blockingWaitMs ?? BLOCKING_WAIT_MS,
       }),
     ),
-    GetTask: a2aMethod(getTaskHandler(operationById(operations, "getJob"))),
-    ListTasks: a2aMethod(listTasksHandler(operationById(operations, "listJobs"))),
-    CancelTask: a2aMethod(cancelTaskHandler(operationById(operations, "cancelJob"))),
+    GetTask: a2aMethod(getTaskHandler(operationById(operations, "getJob"), jobSkill)),
+    ListTasks: a2aMethod(listTasksHandler(operationById(operations, "listJobs"), jobSkill)),
+    CancelTask: a2aMethod(cancelTaskHandler(operationById(operations, "cancelJob"), jobSkill)),
     SendStreamingMessage: notServed("unsupported_operation", NO_STREAMING),
     SubscribeToTask: notServed("unsupported_operation", NO_STREAMING),
     CreateTaskPushNotificationConfig: notServed("push_notification_not_supported", NO_PUSH_NOTIFICATIONS),

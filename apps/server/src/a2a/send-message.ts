@@ -10,12 +10,6 @@ import { isSkillCall, type SkillCall, skillCallOf } from "./skill-call.js";
 import { skillResultMessage, taskOfJob } from "./task-mapping.js";
 import { SendMessageParamsSchema } from "./wire.js";
 
-/**
- * Skills that start a job (a scan runs for seconds to minutes): answered with a Task that follows the job —
- * task id = job id — instead of a Message with the result.
- */
-export const JOB_SKILLS: ReadonlySet<string> = new Set(["hipaa.scan"]);
-
 // What the agent answers: JSON data, with a text line beside it. A client that accepts neither JSON nor any type
 // cannot read an answer.
 const READABLE_OUTPUT = /^(?:\*\/\*|application\/\*|application\/json)$/i;
@@ -76,7 +70,8 @@ export function sendMessageHandler(o: SendMessageOptions): RpcHandler {
           }),
         );
       const contextId = message.contextId ?? randomUUID();
-      if (JOB_SKILLS.has(call.skill))
+      // A skill that starts a job (a scan runs for seconds to minutes) answers the Task that follows the job.
+      if (operation.startsJob)
         return startTask(operation, call, ctx, {
           contextId,
           waitMs: configuration?.returnImmediately ? 0 : o.blockingWaitMs,
@@ -84,7 +79,7 @@ export function sendMessageHandler(o: SendMessageOptions): RpcHandler {
       const outcome = await callOperation(operation, call.params, ctx, "a2a", { contextId });
       if (!outcome.ok) return outcome;
       const result: unknown = JSON.parse(outcome.json);
-      const reply = skillResultMessage({ skill: call.skill, result, contextId, messageId: randomUUID() });
+      const reply = skillResultMessage({ operation, result, contextId, messageId: randomUUID() });
       return answered({ message: reply }, outcome.meta);
     },
   };
@@ -103,7 +98,7 @@ async function startTask(
   try {
     if (o.waitMs > 0) await awaitJobEnd(ctx.deps, job_id, o.waitMs);
     const job = await jobForAccount(ctx.deps, job_id, ctx.credentials.caller!.accountId);
-    return answered({ task: taskOfJob(job, { includeArtifacts: true }) }, outcome.meta);
+    return answered({ task: taskOfJob(job, { includeArtifacts: true, skill: operation.method! }) }, outcome.meta);
   } catch (err) {
     // The job was accepted and paid for: whatever went wrong reading it back, the client must learn its id.
     ctx.deps.logger.warn({ err, request_id: ctx.requestId, job_id }, "accepted job could not be read back");

@@ -1,6 +1,7 @@
 import { ListTasksResponse, SendMessageResponse, Task } from "@a2a-js/sdk";
 import { type Job, type JobResult, NpiSchema } from "@hcs/protocol";
 import { describe, expect, it } from "vitest";
+import { gradeDeclaration } from "../catalogue/grades/grade.declaration.js";
 import { summarizeOutput } from "../operations/summaries.js";
 import {
   contextIdOfJob,
@@ -60,7 +61,7 @@ describe("a job as an A2A task", () => {
       status: "accepted",
       error: { code: "scan_cancelled", message: "worker stopping" },
     };
-    const task = taskOfJob(retrying, { includeArtifacts: true });
+    const task = taskOfJob(retrying, { includeArtifacts: true, skill: "hipaa.scan" });
     expect(task.status.state).toBe("TASK_STATE_SUBMITTED");
     expect(task.status.message.parts[0]).toEqual({
       text: expect.stringContaining("Attempt 1 of 3 failed and another will follow: scan_cancelled"),
@@ -68,7 +69,7 @@ describe("a job as an A2A task", () => {
   });
 
   it("task id = job id; the status carries the time of the last change and a message from the agent", () => {
-    const task = taskOfJob(running, { includeArtifacts: true });
+    const task = taskOfJob(running, { includeArtifacts: true, skill: "hipaa.scan" });
     expect(task).toMatchObject({
       id: JOB_ID,
       contextId: JOB_ID, // dispatched outside A2A: its own context
@@ -85,18 +86,18 @@ describe("a job as an A2A task", () => {
   });
 
   it("a completed job's result is the artifact, when artifacts are asked for", () => {
-    const task = taskOfJob({ ...completed, a2a_context_id: "ctx-1" }, { includeArtifacts: true });
+    const task = taskOfJob({ ...completed, a2a_context_id: "ctx-1" }, { includeArtifacts: true, skill: "hipaa.scan" });
     expect(task.contextId).toBe("ctx-1");
     expect(task.artifacts).toEqual([
       expect.objectContaining({ artifactId: "result", parts: [{ data: result, mediaType: "application/json" }] }),
     ]);
     expect(task.status.message.parts[0]).toEqual({ text: expect.stringContaining("grade B, score 84/100") });
     roundTrips(task);
-    expect(taskOfJob(completed, { includeArtifacts: false }).artifacts).toBeUndefined();
+    expect(taskOfJob(completed, { includeArtifacts: false, skill: "hipaa.scan" }).artifacts).toBeUndefined();
   });
 
   it("a failure's status message names the typed job error code and its meaning, as text and as data", () => {
-    const task = taskOfJob(failed, { includeArtifacts: true });
+    const task = taskOfJob(failed, { includeArtifacts: true, skill: "hipaa.scan" });
     expect(task.status.message.parts).toEqual([
       {
         text:
@@ -115,7 +116,7 @@ describe("a job as an A2A task", () => {
       },
     ]);
     roundTrips(task);
-    expect(taskOfJob(cancelled, { includeArtifacts: true }).status.message.parts).toEqual([
+    expect(taskOfJob(cancelled, { includeArtifacts: true, skill: "hipaa.scan" }).status.message.parts).toEqual([
       { text: "Scan of NPI 1234567893 was cancelled before it ran; its credits were refunded." },
     ]);
   });
@@ -131,21 +132,21 @@ describe("a job as an A2A task", () => {
   it("a page of jobs is a ListTasksResponse whose nextPageToken is always present", () => {
     const last = listTasksResponse(
       { jobs: [completed, base], next_cursor: null, total: 2 },
-      { pageSize: 50, includeArtifacts: false },
+      { pageSize: 50, includeArtifacts: false, skill: "hipaa.scan" },
     );
     expect(last).toMatchObject({ nextPageToken: "", pageSize: 50, totalSize: 2 });
     expect(last.tasks.map((x) => x.status.state)).toEqual(["TASK_STATE_COMPLETED", "TASK_STATE_SUBMITTED"]);
     expect(ListTasksResponse.fromJSON(last).tasks).toHaveLength(2);
     expect(
-      listTasksResponse({ jobs: [], next_cursor: "abc", total: 9 }, { pageSize: 1, includeArtifacts: false })
+      listTasksResponse({ jobs: [], next_cursor: "abc", total: 9 }, { pageSize: 1, includeArtifacts: false, skill: "hipaa.scan" })
         .nextPageToken,
     ).toBe("abc");
   });
 
   it("a short skill's answer is a SendMessageResponse message: a summary line and the result as JSON data", () => {
-    const message = skillResultMessage({ skill: "hipaa.grade", result, contextId: "ctx", messageId: "m" });
+    const message = skillResultMessage({ operation: gradeDeclaration, result, contextId: "ctx", messageId: "m" });
     // The same one-paragraph summary MCP shows beside its structured result.
-    expect(message.parts[0]).toEqual({ text: summarizeOutput("hipaa.grade", result) });
+    expect(message.parts[0]).toEqual({ text: summarizeOutput(gradeDeclaration, result) });
     const sdk = SendMessageResponse.fromJSON({ message });
     expect(sdk.payload?.$case).toBe("message");
     expect(SendMessageResponse.toJSON(sdk)).toEqual({ message });

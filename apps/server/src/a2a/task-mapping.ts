@@ -1,4 +1,5 @@
 import { JOB_ERROR_CODES, type Job, type JobListState, type JobsPage } from "@hcs/protocol";
+import type { OperationDeclaration } from "../operations/operation.js";
 import { summarizeOutput } from "../operations/summaries.js";
 import type { TaskStateName, WireArtifact, WireListTasksResponse, WireMessage, WirePart, WireTask } from "./wire.js";
 
@@ -113,7 +114,14 @@ const resultArtifact = (result: unknown): WireArtifact => ({
  * meaning), the result as an artifact once completed (when `includeArtifacts`), and the job's particulars as
  * metadata. HCS keeps no message history: `history` is always empty.
  */
-export function taskOfJob(job: Job, o: { readonly includeArtifacts: boolean }): WireTask {
+export function taskOfJob(
+  job: Job,
+  o: {
+    readonly includeArtifacts: boolean;
+    /** The skill that started the job: the agent method of the catalogue's job-starting operation. */
+    readonly skill: string;
+  },
+): WireTask {
   const state = taskStateOfJob(job);
   const contextId = contextIdOfJob(job);
   const status: WireMessage = {
@@ -130,7 +138,7 @@ export function taskOfJob(job: Job, o: { readonly includeArtifacts: boolean }): 
     status: { state, message: status, timestamp: statusTimeOf(job) },
     ...(o.includeArtifacts && job.result ? { artifacts: [resultArtifact(job.result)] } : {}),
     metadata: {
-      skill: "hipaa.scan",
+      skill: o.skill,
       npi: job.npi,
       scan_type: job.scan_type,
       poll_url: job.poll_url,
@@ -144,7 +152,7 @@ export function taskOfJob(job: Job, o: { readonly includeArtifacts: boolean }): 
 /** A page of jobs as ListTasks' answer (`nextPageToken` is "" on the last page, as A2A asks). */
 export function listTasksResponse(
   page: JobsPage,
-  o: { readonly pageSize: number; readonly includeArtifacts: boolean },
+  o: { readonly pageSize: number; readonly includeArtifacts: boolean; readonly skill: string },
 ): WireListTasksResponse {
   return {
     tasks: page.jobs.map((job) => taskOfJob(job, o)),
@@ -155,15 +163,16 @@ export function listTasksResponse(
 }
 
 /** The message's text part: the same one-paragraph summary MCP shows; the result itself is the data part. */
-function resultSummary(skill: string, result: unknown): string {
+function resultSummary(operation: OperationDeclaration, result: unknown): string {
   return typeof result === "object" && result !== null && !Array.isArray(result)
-    ? summarizeOutput(skill, result as Record<string, unknown>)
-    : `${skill} answered; the result is the data part (application/json).`;
+    ? summarizeOutput(operation, result as Record<string, unknown>)
+    : `${operation.method} answered; the result is the data part (application/json).`;
 }
 
 /** A short skill's answer: a message from the agent with a one-line summary and the result as JSON data. */
 export function skillResultMessage(o: {
-  readonly skill: string;
+  /** The skill's operation (its method is the skill id). */
+  readonly operation: OperationDeclaration;
   readonly result: unknown;
   readonly contextId: string;
   readonly messageId: string;
@@ -172,7 +181,7 @@ export function skillResultMessage(o: {
     messageId: o.messageId,
     contextId: o.contextId,
     role: "ROLE_AGENT",
-    parts: [text(resultSummary(o.skill, o.result)), json(o.result)],
-    metadata: { skill: o.skill },
+    parts: [text(resultSummary(o.operation, o.result)), json(o.result)],
+    metadata: { skill: o.operation.method },
   };
 }

@@ -35,7 +35,7 @@ function taskCallFailed(outcome: RpcOutcome & { ok: false }, id: string, ctx: Rp
 }
 
 /** GetTask → getJob: the task with its artifact. HCS keeps no message history, so historyLength changes nothing. */
-export function getTaskHandler(getJob: Operation): RpcHandler {
+export function getTaskHandler(getJob: Operation, jobSkill: string): RpcHandler {
   return {
     async call(params, ctx) {
       const read = readParams(GetTaskParamsSchema, params);
@@ -43,7 +43,10 @@ export function getTaskHandler(getJob: Operation): RpcHandler {
       const { id } = read.value;
       const outcome = await callOperation(getJob, { job_id: id }, ctx, "a2a");
       if (!outcome.ok) return taskCallFailed(outcome, id, ctx);
-      return answered(taskOfJob(JSON.parse(outcome.json) as Job, { includeArtifacts: true }), outcome.meta);
+      return answered(
+        taskOfJob(JSON.parse(outcome.json) as Job, { includeArtifacts: true, skill: jobSkill }),
+        outcome.meta,
+      );
     },
   };
 }
@@ -54,7 +57,7 @@ export function getTaskHandler(getJob: Operation): RpcHandler {
  * statusTimestampAfter; artifacts only with includeArtifacts; pageSize up to 100 (default 50); pageToken is the
  * previous page's nextPageToken.
  */
-export function listTasksHandler(listJobs: Operation): RpcHandler {
+export function listTasksHandler(listJobs: Operation, jobSkill: string): RpcHandler {
   return {
     async call(params, ctx) {
       const read = readParams(ListTasksParamsSchema, params);
@@ -76,13 +79,13 @@ export function listTasksHandler(listJobs: Operation): RpcHandler {
       const outcome = await callOperation(listJobs, input, ctx, "a2a");
       if (!outcome.ok) return outcome;
       const page = JSON.parse(outcome.json) as JobsPage;
-      return answered(listTasksResponse(page, { pageSize, includeArtifacts }), outcome.meta);
+      return answered(listTasksResponse(page, { pageSize, includeArtifacts, skill: jobSkill }), outcome.meta);
     },
   };
 }
 
 /** CancelTask → cancelJob: a task not yet started becomes CANCELED (refunded); a running or ended one is not cancelable. */
-export function cancelTaskHandler(cancelJob: Operation): RpcHandler {
+export function cancelTaskHandler(cancelJob: Operation, jobSkill: string): RpcHandler {
   return {
     async call(params, ctx) {
       const read = readParams(CancelTaskParamsSchema, params);
@@ -90,7 +93,10 @@ export function cancelTaskHandler(cancelJob: Operation): RpcHandler {
       const { id } = read.value;
       const outcome = await callOperation(cancelJob, { job_id: id }, ctx, "a2a");
       if (!outcome.ok) return taskCallFailed(outcome, id, ctx);
-      return answered(taskOfJob(JSON.parse(outcome.json) as Job, { includeArtifacts: true }), outcome.meta);
+      return answered(
+        taskOfJob(JSON.parse(outcome.json) as Job, { includeArtifacts: true, skill: jobSkill }),
+        outcome.meta,
+      );
     },
   };
 }

@@ -44,7 +44,7 @@ export function buildMcpServer(sdk: McpSdk, deps: AppDeps, tools: McpToolSet, ca
     const name = request.params.name;
     const operation = tools.operations.get(name);
     if (!operation) throw new sdk.McpError(INVALID_PARAMS, `Unknown tool: ${name.slice(0, 100)}`);
-    const tool = { name, method: operation.method! };
+    const tool = { name, operation };
     const requestId = caller.nextRequestId();
     let credentials: Credentials;
     try {

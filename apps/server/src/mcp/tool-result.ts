@@ -1,6 +1,6 @@
 import type { ServiceError } from "../errors.js";
 import type { InvokeResult } from "../operations/invoke.js";
-import { PreserializedJson } from "../operations/operation.js";
+import { type OperationDeclaration, PreserializedJson } from "../operations/operation.js";
 import { summarizeOutput } from "../operations/summaries.js";
 
 /** What tools/call answers (the SDK's CallToolResult, written out so this module does not load the SDK). */
@@ -40,7 +40,7 @@ function hintFor(error: ServiceError): string {
  * body is not a grade record.
  */
 export function toolResult(
-  tool: { readonly name: string; readonly method: string },
+  tool: { readonly name: string; readonly operation: OperationDeclaration },
   result: InvokeResult,
   requestId: string,
 ): ToolCallResult {
@@ -59,7 +59,7 @@ export function toolResult(
     unknown
   >;
   return {
-    content: [{ type: "text", text: summarizeOutput(tool.method, output) }],
+    content: [{ type: "text", text: summarizeOutput(tool.operation, output) }],
     structuredContent: output,
     _meta: {
       [META_CALL]: {

@@ -158,6 +158,21 @@ export interface OperationDeclaration<I extends z.ZodType = z.ZodType, O extends
   /** Reaches beyond the service's own records — a scan contacts the practice's hosts (MCP openWorldHint). */
   readonly openWorld: boolean;
   readonly rest?: RestBinding;
+  /**
+   * Starts a job that runs for seconds to minutes (a full scan): A2A answers its Task, which follows the job (task id
+   * = job id), instead of a Message with the result; the output names the job (`job_id`).
+   */
+  readonly startsJob?: boolean;
+  /**
+   * Served ahead of Koa's chain and the router (http/hot-routes.ts), as a plain path: the routes every agent call
+   * takes. Only a GET or POST twin can be.
+   */
+  readonly hot?: boolean;
+  /**
+   * One paragraph a person can read in a chat beside the structured result (an MCP tool result's text, an A2A
+   * message's text part); the generic sentence when absent or when the output is not what it expects.
+   */
+  readonly summarize?: (output: z.output<O>) => string;
 }
 
 /** What an operation's handler answers: its output, or the output already serialized, or a raw document. */

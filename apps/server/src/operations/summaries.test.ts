@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { evidenceDeclaration } from "../catalogue/audit/audit.declaration.js";
+import { batchDeclaration } from "../catalogue/grades/batch.declaration.js";
+import { gradeDeclaration } from "../catalogue/grades/grade.declaration.js";
 import { summarizeOutput } from "./summaries.js";
 
 describe("tool result summaries", () => {
   it("says what a batch found, NPI by NPI", () => {
     const grade = { grade: "B", compliance_score: 84 };
-    const text = summarizeOutput("hipaa.batch", {
+    const text = summarizeOutput(batchDeclaration, {
       operation: "grade",
       graded: 1,
       results: [
@@ -16,9 +19,9 @@ describe("tool result summaries", () => {
   });
 
   it("falls back to a generic sentence for a method without a summary, or an output it did not expect", () => {
-    expect(summarizeOutput("hipaa.evidence", { npi: "1234567893", requirements: [] })).toBe(
+    expect(summarizeOutput(evidenceDeclaration, { npi: "1234567893", requirements: [] })).toBe(
       "hipaa.evidence succeeded; the full result is attached (npi, requirements).",
     );
-    expect(summarizeOutput("hipaa.grade", { unexpected: true })).toMatch(/^hipaa\.grade succeeded/);
+    expect(summarizeOutput(gradeDeclaration, { unexpected: true })).toMatch(/^hipaa\.grade succeeded/);
   });
 });

@@ -1,6 +1,8 @@
+import type { ComplianceDelta, ComplianceState } from "@hcs/protocol";
 import { ComplianceDeltaQuerySchema, ComplianceDeltaSchema, ComplianceStateSchema, CREDIT_PRICES } from "@hcs/protocol";
 import { declareOperation } from "../../operations/operation.js";
 import { NpiInputSchema } from "../grades/grade.declaration.js";
+import { day, listed, plural } from "../summary-text.js";
 
 export const complianceStateDeclaration = declareOperation({
   id: "getComplianceState",
@@ -20,6 +22,7 @@ export const complianceStateDeclaration = declareOperation({
   errors: ["invalid_npi", "npi_not_found", "forbidden"],
   readOnly: true,
   openWorld: false,
+  summarize: complianceStateSummary,
   rest: { method: "get", path: "/v1/a2a/compliance/:npi" },
 });
 
@@ -41,5 +44,26 @@ export const complianceDeltaDeclaration = declareOperation({
   errors: ["invalid_npi", "npi_not_found", "forbidden", "no_grade_yet", "not_found"],
   readOnly: true,
   openWorld: false,
+  summarize: complianceDeltaSummary,
   rest: { method: "get", path: "/v1/a2a/compliance/:npi/delta" },
 });
+
+export function complianceStateSummary(s: ComplianceState): string {
+  const notMet = s.requirements.filter((r) => r.state === "not_met").map((r) => r.title);
+  return [
+    `NPI ${s.npi}, as of ${day(s.as_of)}: of the 13 HIPAA requirements ${s.summary.met} met, ${s.summary.partial} partial, ${s.summary.not_met} not met, ${s.summary.unknown} unknown.`,
+    notMet.length > 0 ? `Not met: ${listed(notMet, 4)}.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+export function complianceDeltaSummary(d: ComplianceDelta): string {
+  const sign = (n: number) => (n > 0 ? `+${n}` : String(n));
+  return [
+    `NPI ${d.npi}: score ${d.from.compliance_score} → ${d.to.compliance_score} (${sign(d.score_change)})`,
+    d.grade_change ? `, grade ${d.grade_change}` : `, grade ${d.to.grade} unchanged`,
+    ` between ${day(d.from.scan_date)} and ${day(d.to.scan_date)};`,
+    ` ${plural(d.new_findings.length, "new finding")}, ${d.resolved_findings.length} resolved.`,
+  ].join("");
+}

@@ -1,5 +1,7 @@
 import { ControlsQuerySchema, ControlsResultSchema } from "@hcs/protocol";
+import type { z } from "zod";
 import { declareOperation } from "../../operations/operation.js";
+import { listed, plural } from "../summary-text.js";
 
 export const controlsDeclaration = declareOperation({
   id: "getControls",
@@ -17,5 +19,12 @@ export const controlsDeclaration = declareOperation({
   errors: [],
   readOnly: true,
   openWorld: false,
+  summarize: controlsSummary,
   rest: { method: "get", path: "/v1/a2a/controls" },
 });
+
+export function controlsSummary(c: z.output<typeof ControlsResultSchema>): string {
+  if (c.controls.length === 0) return "No HIPAA controls match.";
+  const shown = c.controls.map((e) => `${e.id} ${e.title} (${e.requirement})`);
+  return `${plural(c.controls.length, "HIPAA Security Rule control")}: ${listed(shown, 5)}.`;
+}

@@ -1,5 +1,7 @@
-import { CREDIT_PRICES, FINDINGS_PAGE_MAX, FindingsPageSchema, FindingsQuerySchema } from "@hcs/protocol";
+import type { FindingsPage, Severity } from "@hcs/protocol";
+import { CREDIT_PRICES, FINDINGS_PAGE_MAX, FindingsPageSchema, FindingsQuerySchema, SEVERITIES } from "@hcs/protocol";
 import { declareOperation } from "../../operations/operation.js";
+import { plural, words } from "../summary-text.js";
 
 export const findingsDeclaration = declareOperation({
   id: "listFindings",
@@ -19,5 +21,21 @@ export const findingsDeclaration = declareOperation({
   errors: ["invalid_npi", "npi_not_found", "forbidden"],
   readOnly: true,
   openWorld: false,
+  summarize: findingsSummary,
   rest: { method: "get", path: "/v1/a2a/findings/:npi" },
 });
+
+export function findingsSummary(p: FindingsPage): string {
+  if (p.findings.length === 0) return `No findings for NPI ${p.npi} match${p.next_cursor ? " on this page" : ""}.`;
+  const bySeverity = SEVERITIES.map((s: Severity) => [s, p.findings.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}`);
+  const top = p.findings[0]!;
+  return [
+    `${plural(p.findings.length, `${top.status} finding`)} for NPI ${p.npi}${p.next_cursor ? " on this page" : ""}: ${bySeverity.join(", ")}.`,
+    `Most severe: "${top.title}" (${top.severity}, ${words(top.category)}${top.host ? `, host ${top.host}` : ""}; HIPAA ${top.controls.join(", ")}). Fix: ${top.remediation}`,
+    p.next_cursor ? "More findings: call again with the next_cursor as cursor." : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}

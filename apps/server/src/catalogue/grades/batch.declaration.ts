@@ -1,5 +1,6 @@
 import { BATCH_MAX_NPIS, BatchRequestSchema, type BatchResult, BatchResultSchema, CREDIT_PRICES } from "@hcs/protocol";
 import { declareOperation } from "../../operations/operation.js";
+import { listed, plural } from "../summary-text.js";
 
 export const batchDeclaration = declareOperation({
   id: "batchGrades",
@@ -24,5 +25,17 @@ export const batchDeclaration = declareOperation({
   errors: [],
   readOnly: true,
   openWorld: false,
+  summarize: batchSummary,
   rest: { method: "post", path: "/v1/a2a/batch" },
 });
+
+export function batchSummary(b: BatchResult): string {
+  const graded = b.results.flatMap((r) => (r.ok ? [`${r.npi} ${r.grade.grade} (${r.grade.compliance_score})`] : []));
+  const failed = b.results.flatMap((r) => (r.ok ? [] : [`${r.npi}: ${r.error.code}`]));
+  return [
+    `Grades for ${plural(b.results.length, "NPI")}: ${b.graded} graded${graded.length > 0 ? ` — ${listed(graded, 10)}` : ""}.`,
+    failed.length > 0 ? `No grade for ${listed(failed, 10)}.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}

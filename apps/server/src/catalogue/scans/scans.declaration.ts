@@ -1,3 +1,4 @@
+import type { ScanDispatchAcceptance } from "@hcs/protocol";
 import {
   CREDIT_PRICES,
   JobSchema,
@@ -47,6 +48,8 @@ export const scanDeclaration = declareOperation({
   readOnly: false,
   // The scan reaches the practice's own public hosts.
   openWorld: true,
+  summarize: scanSummary,
+  startsJob: true,
   rest: {
     method: "post",
     path: "/v1/a2a/scans/dispatch",
@@ -75,3 +78,7 @@ export const getJobDeclaration = declareOperation({
   openWorld: false,
   rest: { method: "get", path: "/v1/a2a/jobs/:job_id" },
 });
+
+export function scanSummary(s: ScanDispatchAcceptance): string {
+  return `Full scan accepted as job ${s.job_id}; it should take about ${Math.max(1, Math.round(s.estimated_duration_ms / 1000))} s. Its result is at ${s.poll_url}, and a grade lookup afterwards shows the new score.`;
+}
