@@ -138,8 +138,10 @@ describe("a job as an A2A task", () => {
     expect(last.tasks.map((x) => x.status.state)).toEqual(["TASK_STATE_COMPLETED", "TASK_STATE_SUBMITTED"]);
     expect(ListTasksResponse.fromJSON(last).tasks).toHaveLength(2);
     expect(
-      listTasksResponse({ jobs: [], next_cursor: "abc", total: 9 }, { pageSize: 1, includeArtifacts: false, skill: "hipaa.scan" })
-        .nextPageToken,
+      listTasksResponse(
+        { jobs: [], next_cursor: "abc", total: 9 },
+        { pageSize: 1, includeArtifacts: false, skill: "hipaa.scan" },
+      ).nextPageToken,
     ).toBe("abc");
   });
 
