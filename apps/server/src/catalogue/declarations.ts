@@ -9,20 +9,18 @@ import {
   patchIncidentDeclaration,
 } from "./administrative/incidents.declaration.js";
 import {
-  downloadPolicyGroupADeclaration,
   generatePoliciesGroupADeclaration,
-  listPoliciesGroupADeclaration,
+  policyDownloadCapability,
+  policyListCapability,
 } from "./administrative/policies.declaration.js";
-import { downloadPolicyDeclaration, policiesDeclaration } from "./administrative/policies-b.declaration.js";
 import {
   listRestoreTestsDeclaration,
   recordRestoreTestDeclaration,
 } from "./administrative/restore-tests.declaration.js";
 import {
   getRiskAssessmentDeclaration,
-  submitRiskAssessmentDeclaration,
+  riskAssessmentCapability,
 } from "./administrative/risk-assessment.declaration.js";
-import { sraDeclaration } from "./administrative/sra.declaration.js";
 import { trainingRecordsDeclaration, trainingStatusDeclaration } from "./administrative/training.declaration.js";
 import { validateWorkflowDeclaration } from "./administrative/validate-workflow.declaration.js";
 import { vendorRiskDeclaration } from "./administrative/vendor-risk.declaration.js";
@@ -72,8 +70,8 @@ export const DECLARATIONS: readonly OperationDeclaration[] = [
   scanDeclaration,
   findingsDeclaration,
   breachDeclaration,
-  sraDeclaration,
-  policiesDeclaration,
+  riskAssessmentCapability.groupB,
+  policyListCapability.groupB,
   baaDeclaration,
   evidenceDeclaration,
   validateWorkflowDeclaration,
@@ -112,12 +110,12 @@ export const DECLARATIONS: readonly OperationDeclaration[] = [
   listIncidentsDeclaration,
   getIncidentDeclaration,
   patchIncidentDeclaration,
-  listPoliciesGroupADeclaration,
+  policyListCapability.groupA,
   generatePoliciesGroupADeclaration,
-  downloadPolicyGroupADeclaration,
-  downloadPolicyDeclaration,
+  policyDownloadCapability.groupA,
+  policyDownloadCapability.groupB,
   getRiskAssessmentDeclaration,
-  submitRiskAssessmentDeclaration,
+  riskAssessmentCapability.groupA,
   trainingStatusDeclaration,
   trainingRecordsDeclaration,
   recordRestoreTestDeclaration,

@@ -10,13 +10,17 @@ import {
 } from "./administrative/incidents.js";
 import {
   downloadPolicyGroupAOperation,
+  downloadPolicyOperation,
   generatePoliciesGroupAOperation,
   listPoliciesGroupAOperation,
+  policiesOperation,
 } from "./administrative/policies.js";
-import { downloadPolicyOperation, policiesOperation } from "./administrative/policies-b.js";
 import { listRestoreTestsOperation, recordRestoreTestOperation } from "./administrative/restore-tests.js";
-import { getRiskAssessmentOperation, submitRiskAssessmentOperation } from "./administrative/risk-assessment.js";
-import { sraOperation } from "./administrative/sra.js";
+import {
+  getRiskAssessmentOperation,
+  sraOperation,
+  submitRiskAssessmentOperation,
+} from "./administrative/risk-assessment.js";
 import { trainingRecordsOperation, trainingStatusOperation } from "./administrative/training.js";
 import { validateWorkflowOperation } from "./administrative/validate-workflow.js";
 import { vendorRiskOperation } from "./administrative/vendor-risk.js";

@@ -228,6 +228,54 @@ export function declareOperation<I extends z.ZodType, O extends z.ZodType>(
   return declaration;
 }
 
+/** What two bindings of one capability share: what it does and answers, described once. */
+type SharedFields = Pick<OperationDeclaration, "summary" | "description" | "openWorld"> &
+  Partial<Pick<OperationDeclaration, "destructive">>;
+
+/** What each credential group's binding of a capability declares for itself. */
+type BindingFields<I extends z.ZodType, O extends z.ZodType> = Omit<
+  OperationDeclaration<I, O>,
+  "group" | "openWorld" | "destructive" | "summary" | "description"
+> &
+  Partial<Pick<OperationDeclaration<I, O>, "summary" | "description">>;
+
+/**
+ * A capability sold under both credential groups, declared once with its two bindings (docs/architecture.md, "One
+ * catalogue, four transports"): Group B's (an API key, the agent method, the price) and Group A's (a Professional
+ * plan's Bearer key; the account's own practice when the NPI is left out; no per-call price). Each binding keeps its
+ * own id — the name its calls are audited under — access rule, input, output and REST twin; one handler serves both.
+ */
+export interface Capability<IB extends z.ZodType, OB extends z.ZodType, IA extends z.ZodType, OA extends z.ZodType> {
+  readonly groupB: OperationDeclaration<IB, OB>;
+  readonly groupA: OperationDeclaration<IA, OA>;
+}
+
+/** Declares a capability with its Group B and Group A bindings (see Capability). */
+export function declareCapability<IB extends z.ZodType, OB extends z.ZodType, IA extends z.ZodType, OA extends z.ZodType>(
+  shared: SharedFields,
+  bindings: { readonly groupB: BindingFields<IB, OB>; readonly groupA: Omit<BindingFields<IA, OA>, "method" | "price"> },
+): Capability<IB, OB, IA, OA> {
+  return {
+    groupB: { ...shared, ...bindings.groupB, group: "b" },
+    groupA: { ...shared, ...bindings.groupA, group: "a" },
+  };
+}
+
+/** Binds one handler to both bindings of a capability; it learns which group the call came by. */
+export function bindCapability<IB extends z.ZodType, OB extends z.ZodType, IA extends z.ZodType, OA extends z.ZodType>(
+  capability: Capability<IB, OB, IA, OA>,
+  run: (
+    input: z.output<IB> | z.output<IA>,
+    call: OperationCall,
+    group: "a" | "b",
+  ) => Promise<OperationAnswer<OB> | OperationAnswer<OA>>,
+): { readonly groupB: Operation; readonly groupA: Operation } {
+  return {
+    groupB: bindOperation(capability.groupB, (input, call) => run(input, call, "b") as Promise<OperationAnswer<OB>>),
+    groupA: bindOperation(capability.groupA, (input, call) => run(input, call, "a") as Promise<OperationAnswer<OA>>),
+  };
+}
+
 /** The operation the pipeline runs: a declaration with its handler. */
 export function bindOperation<I extends z.ZodType, O extends z.ZodType>(
   declaration: OperationDeclaration<I, O>,

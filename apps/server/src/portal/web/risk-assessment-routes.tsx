@@ -3,7 +3,7 @@ import type Router from "@koa/router";
 import { z } from "zod";
 import { riskAssessmentView } from "../../administrative/risk-assessments.js";
 import type { AppDeps } from "../../app-deps.js";
-import { sraOperation } from "../../catalogue/administrative/sra.js";
+import { sraOperation } from "../../catalogue/administrative/risk-assessment.js";
 import type { HcsContext, HcsState } from "../../http/state.js";
 import { PortalError } from "../portal-errors.js";
 import { can } from "../roles.js";
