@@ -251,9 +251,17 @@ export interface Capability<IB extends z.ZodType, OB extends z.ZodType, IA exten
 }
 
 /** Declares a capability with its Group B and Group A bindings (see Capability). */
-export function declareCapability<IB extends z.ZodType, OB extends z.ZodType, IA extends z.ZodType, OA extends z.ZodType>(
+export function declareCapability<
+  IB extends z.ZodType,
+  OB extends z.ZodType,
+  IA extends z.ZodType,
+  OA extends z.ZodType,
+>(
   shared: SharedFields,
-  bindings: { readonly groupB: BindingFields<IB, OB>; readonly groupA: Omit<BindingFields<IA, OA>, "method" | "price"> },
+  bindings: {
+    readonly groupB: BindingFields<IB, OB>;
+    readonly groupA: Omit<BindingFields<IA, OA>, "method" | "price">;
+  },
 ): Capability<IB, OB, IA, OA> {
   return {
     groupB: { ...shared, ...bindings.groupB, group: "b" },
