@@ -1,5 +1,6 @@
 import type { OperationDeclaration } from "../operations/operation.js";
 import { accountDeclaration } from "./accounts/account.declaration.js";
+import { createApiKeyDeclaration, revokeApiKeyDeclaration } from "./accounts/api-keys.declaration.js";
 import { freeKeyDeclaration } from "./accounts/free-keys.declaration.js";
 import { baaDeclaration } from "./administrative/baa.declaration.js";
 import {
@@ -120,4 +121,7 @@ export const DECLARATIONS: readonly OperationDeclaration[] = [
   trainingRecordsDeclaration,
   recordRestoreTestDeclaration,
   listRestoreTestsDeclaration,
+  // The portal only (no REST twin, no agent method)
+  createApiKeyDeclaration,
+  revokeApiKeyDeclaration,
 ];

@@ -1,5 +1,6 @@
 import type { Catalogue, Operation } from "../operations/operation.js";
 import { accountOperation } from "./accounts/account.js";
+import { createApiKeyOperation, revokeApiKeyOperation } from "./accounts/api-keys.js";
 import { freeKeyOperation } from "./accounts/free-keys.js";
 import { baaOperation } from "./administrative/baa.js";
 import {
@@ -115,6 +116,9 @@ export const OPERATIONS: readonly Operation[] = [
   trainingRecordsOperation,
   recordRestoreTestOperation,
   listRestoreTestsOperation,
+  // The portal only (no REST twin, no agent method)
+  createApiKeyOperation,
+  revokeApiKeyOperation,
 ];
 
 export const CATALOGUE: Catalogue = { operations: OPERATIONS };

@@ -55,6 +55,8 @@ export function othersAnswer(op: OperationDeclaration): string {
 export function credentialOf(op: OperationDeclaration): string {
   if (op.access.rule === "credential" && op.access.credential !== "none")
     return op.access.credential === "deploy_token" ? "deploy token" : "agent signature";
+  // No REST twin and no agent method: only the portal's bridge invokes it, for the signed-in person's account.
+  if (!op.rest && !op.method) return "a portal session (no key)";
   switch (op.group) {
     case "a":
       return "Group A key (Professional, Enterprise)";

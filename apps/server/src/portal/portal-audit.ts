@@ -14,10 +14,6 @@ export type PortalOperation =
   | "portal.invite.accept"
   | "portal.mfa.enrol"
   | "portal.users.invite"
-  | "portal.deploy-tokens.create"
-  | "portal.agents.revoke"
-  | "portal.keys.create"
-  | "portal.keys.revoke"
   | "portal.webhook-secret.rotate";
 
 /** Who acted: the portal user (null when a sign-in named nobody known) and their account. */

@@ -115,7 +115,7 @@ describe("the customer portal over HTTPS", () => {
       expect.arrayContaining([
         "portal.invite.accept:success",
         "portal.mfa.enrol:success",
-        "portal.deploy-tokens.create:success",
+        "createDeployToken:success",
         "portal.sign-out:success",
         "portal.sign-in:success",
         "portal.sign-in.second-factor:success",

@@ -7,6 +7,7 @@ import type { Operation } from "../../operations/operation.js";
 import { getAccount } from "../../services/accounts.js";
 import type { Caller } from "../../services/api-keys.js";
 import { PortalError } from "../portal-errors.js";
+import type { PortalPermission } from "../roles.js";
 import { assertCan, type SignedIn } from "./portal-request.js";
 
 /**
@@ -25,8 +26,10 @@ export async function invokeForPortal(
   signedIn: SignedIn,
   operation: Operation,
   input: unknown,
+  /** What the person's role must allow (docs/portal.md, roles): records by default. */
+  permission: PortalPermission = "change_records",
 ): Promise<InvokeResult> {
-  assertCan(signedIn, "change_records");
+  assertCan(signedIn, permission);
   const { user } = signedIn.session;
   // Plan and tier are read now, not from the session: an upgrade applies to the next change without signing in again.
   const account = await getAccount(deps, user.accountId);

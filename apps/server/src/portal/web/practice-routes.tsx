@@ -1,15 +1,21 @@
-import { CategoryNameSchema, FINDINGS_PAGE_DEFAULT, SeveritySchema, SourceSchema } from "@hcs/protocol";
+import {
+  CategoryNameSchema,
+  type DeployTokenResponse,
+  FINDINGS_PAGE_DEFAULT,
+  SeveritySchema,
+  SourceSchema,
+} from "@hcs/protocol";
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import { installFromThisServer } from "../../catalogue/scanners/network.js";
+import { revokeAgentOperation } from "../../catalogue/scanners/enrolments.js";
+import { deployTokenOperation } from "../../catalogue/scanners/network.js";
 import { isServiceError } from "../../errors.js";
 import type { HcsState } from "../../http/state.js";
 import { groupAgents } from "../../services/agent-groups.js";
 import { lastScanByAgent } from "../../services/agent-last-scans.js";
 import { evaluateComplianceState, readPracticeEvidence } from "../../services/compliance-state.js";
-import { issueDeployToken } from "../../services/deploy-tokens.js";
-import { listAgents, revokeAgent } from "../../services/enrolled-agents.js";
+import { listAgents } from "../../services/enrolled-agents.js";
 import { findingsPage } from "../../services/findings-page.js";
 import { gradeHistory } from "../../services/grade-history.js";
 import { currentGradeStanding } from "../../services/grade-standing.js";
@@ -20,7 +26,8 @@ import { FindingsPage } from "../views/findings.js";
 import { ScannerPage } from "../views/scanner.js";
 import { readForm } from "./forms.js";
 import { ownedPractice } from "./owned-practice.js";
-import { assertCan, auditOf, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
+import { invokeForPortal, outputOrThrow } from "./portal-operations.js";
+import { assertCan, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
 import { seeOther, sendPage } from "./responses.js";
 
 const FindingsFilterSchema = z.object({
@@ -148,19 +155,16 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
     );
     assertCan(signedIn, "manage_scanners");
     const practice = await ownedPractice(deps, signedIn, ctx.params.npi);
-    const issued = await issueDeployToken(
+    // The API's operation through the one pipeline: counted, audited as createDeployToken (transport portal).
+    const result = await invokeForPortal(
+      ctx,
       deps,
-      {
-        accountId: signedIn.session.user.accountId,
-        keyId: null,
-        npi: practice.npi,
-        serverUrl: deps.config.publicUrl,
-        caSha256: deps.tls.caSha256,
-        maxUses: form.max_uses,
-        ...(deps.downloads?.scanner ? { install: installFromThisServer(deps) } : {}),
-      },
-      auditOf(ctx, deps, signedIn.actor, "portal.deploy-tokens.create", (id: string) => `deploy_token:${id}`),
+      signedIn,
+      deployTokenOperation,
+      { npi: practice.npi, max_uses: form.max_uses },
+      "manage_scanners",
     );
+    const issued = outputOrThrow(ctx, result) as DeployTokenResponse;
     sendPage(ctx, await scannerPage(signedIn, practice.npi, practice.name, issued), 201);
   });
 
@@ -177,11 +181,9 @@ export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): vo
     );
     const agent = agents.find((a) => a.agent_id === ctx.params.agent);
     if (!agent) throw new PortalError("not_found", "There is no such scanner for this practice.");
-    await revokeAgent(
-      deps,
-      { by: "account", accountId: signedIn.session.user.accountId },
-      agent.agent_id,
-      auditOf(ctx, deps, signedIn.actor, "portal.agents.revoke", () => `agent:${agent.agent_id}`),
+    outputOrThrow(
+      ctx,
+      await invokeForPortal(ctx, deps, signedIn, revokeAgentOperation, { agent_id: agent.agent_id }, "manage_scanners"),
     );
     seeOther(ctx, `/portal/practices/${practice.npi}/scanner?revoked=1`);
   });

@@ -1,10 +1,11 @@
 import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
+import { createApiKeyOperation, revokeApiKeyOperation } from "../../catalogue/accounts/api-keys.js";
 import type { HcsState } from "../../http/state.js";
 import { accountOverview } from "../../services/account-overview.js";
 import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
-import { type Caller, issueApiKey, type KeyRevocation, listApiKeys, revokeApiKey } from "../../services/api-keys.js";
+import { type Caller, listApiKeys } from "../../services/api-keys.js";
 import { creditLedger } from "../../services/credit-ledger.js";
 import { PortalError } from "../portal-errors.js";
 import { can, PortalRoleSchema, rolesInvitableBy } from "../roles.js";
@@ -12,6 +13,7 @@ import { invitationLink, inviteUser, listUsers } from "../users.js";
 import { ApiAccessPage } from "../views/api-access.js";
 import { PeoplePage } from "../views/people.js";
 import { readForm } from "./forms.js";
+import { invokeForPortal, outputOrThrow } from "./portal-operations.js";
 import { assertCan, auditOf, requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
 import { seeOther, sendPage } from "./responses.js";
 
@@ -68,13 +70,11 @@ export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): vo
     if (!signedIn) return;
     const form = await readForm(ctx, signedIn.cookie, z.object({ label: z.string().trim().max(100).default("") }));
     assertCan(signedIn, "manage_api_keys");
-    const accountId = signedIn.session.user.accountId;
-    const key = await issueApiKey(
-      deps,
-      { accountId, label: form.label },
-      auditOf(ctx, deps, signedIn.actor, "portal.keys.create", (id: string) => `key:${id}`),
-    );
-    sendPage(ctx, await apiPage(signedIn, { id: key.keyId, apiKey: key.apiKey }), 201);
+    const created = outputOrThrow(
+      ctx,
+      await invokeForPortal(ctx, deps, signedIn, createApiKeyOperation, { label: form.label }, "manage_api_keys"),
+    ) as { key_id: string; api_key: string };
+    sendPage(ctx, await apiPage(signedIn, { id: created.key_id, apiKey: created.api_key }), 201);
   });
 
   router.post("/portal/settings/api/keys/:key/revoke", async (ctx) => {
@@ -85,10 +85,9 @@ export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): vo
     const keys = await listApiKeys(deps, signedIn.session.user.accountId);
     const key = keys.find((k) => k.id === ctx.params.key);
     if (!key) throw new PortalError("not_found", "There is no such key in your account.");
-    await revokeApiKey(
-      deps,
-      key.id,
-      auditOf(ctx, deps, signedIn.actor, "portal.keys.revoke", (r: KeyRevocation) => `key:${r.keyId}`),
+    outputOrThrow(
+      ctx,
+      await invokeForPortal(ctx, deps, signedIn, revokeApiKeyOperation, { key_id: key.id }, "manage_api_keys"),
     );
     seeOther(ctx, "/portal/settings/api?revoked=1");
   });
