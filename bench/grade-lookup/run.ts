@@ -5,13 +5,12 @@
 // evaluated on every call; the lookups go round the 50 practices of the store, and a batch asks for all 50 (distinct
 // NPIs: nothing is answered twice from one read).
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withNpiCheckDigit } from "@hcs/protocol";
 import autocannon from "autocannon";
 import { PLANNED_BATCH, writePlannedRun } from "../../apps/server/src/audit/sequencer.js";
 import { openSqlitePlanner } from "../../apps/server/src/audit/sqlite-planner.js";
-import { loadConfig } from "../../apps/server/src/config.js";
 import { createSecretBox, loadMasterKey } from "../../apps/server/src/secrets/master-key.js";
 import { issueApiKey } from "../../apps/server/src/services/api-keys.js";
 import { appendAuditEvents } from "../../apps/server/src/services/audit.js";
@@ -219,9 +218,6 @@ function printTable(results: readonly Result[]) {
 const rpcCall = (id: number, npi: string) => ({ jsonrpc: "2.0", id, method: "hipaa.grade", params: { npi } });
 const npiOf = (n: number) => NPIS[n % NPIS.length]!;
 
-/** HCS_SETTLEMENT_THREAD as the full rows' server gets it from this environment. */
-const SETTLEMENT_SETTING = process.env.HCS_SETTLEMENT_THREAD || "auto";
-
 let auditShare: { cpuPerLookupUs: number; servingPerLookupUs: number } | null = null;
 
 /**
@@ -290,8 +286,7 @@ async function printAuditShare(
     planner.close();
     const append = median(withAudit) - median(without);
     const pct = (us: number, of: number) => `${((us / of) * 100).toFixed(1)} %`;
-    // The append runs where the settlements are written (the writer thread, or the serving thread without one); the
-    // serving thread writes the planned leaves.
+    // The append runs where the settlements are written, on the serving thread, which also writes the planned leaves.
     console.log(
       `audit log per lookup: append ${append.toFixed(1)} µs CPU with the settlements = ${pct(append, cpuPerLookupUs)} of the server's ` +
         `${cpuPerLookupUs.toFixed(0)} µs per REST lookup; writing its leaf ${sequencing.write.toFixed(1)} µs on the serving thread = ` +
@@ -391,13 +386,6 @@ async function main() {
       ? (await prepareStore(openStore({ engine: "postgres", url: pgSchema.url, schema: pgSchema.schema }), pgDir)).keys
       : null;
 
-    // The full rows' server writes its settlements as a deployment on this machine would (HCS_SETTLEMENT_THREAD's
-    // default, auto: a writer thread from three CPUs on, unless the environment sets it); the same store and server
-    // with the other setting, on a copy of the data, is a row of the same run: what the writer thread changes here.
-    // (The server's own reading of the setting: an invalid value fails here as it would fail the server.)
-    const fullThread = loadConfig({ HCS_SETTLEMENT_THREAD: SETTLEMENT_SETTING }, root).settlementThread;
-    const otherDir = `${dataDir}-other-settlements`;
-    cpSync(dataDir, otherDir, { recursive: true });
     const profile = [
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
       // Node options for the server of the full rows only (a V8 flag to compare, e.g. --max-semi-space-size=8);
@@ -411,11 +399,6 @@ async function main() {
       /listening on (https:\/\/\S+)/,
     );
     const ca = readFileSync(join(dataDir, "tls", "ca.crt"), "utf8");
-    const other = await spawnNode(
-      [join(root, "apps/server/dist/bin.js"), "serve"],
-      { HCS_DATA_DIR: otherDir, HCS_PORT: "0", HCS_LOG_LEVEL: "warn", HCS_SETTLEMENT_THREAD: fullThread ? "0" : "1" },
-      /listening on (https:\/\/\S+)/,
-    );
     const pgServer = pgSchema
       ? await spawnNode(
           [join(root, "apps/server/dist/bin.js"), "serve"],
@@ -493,20 +476,12 @@ async function main() {
         console.log(`ratio JSON-RPC/REST lookups: ${(rpcOnly!.rps / restRow!.rps).toFixed(2)}`);
         return;
       }
-      const [baseline, pipeline, otherSettlements, rpc, pgPipeline] = (await measure([
+      const [baseline, pipeline, rpc, pgPipeline] = (await measure([
         { name: "bare Koa HTTPS", url: bare.match[1]!, ca, pid: bare.proc.child.pid!, keys: null, request: get },
         { name: "full pipeline (SQLite)", ...server, request: get },
-        {
-          name: fullThread ? "  no writer thread" : "  with writer thread",
-          url: other.match[1]!,
-          ca: readFileSync(join(otherDir, "tls", "ca.crt"), "utf8"),
-          pid: other.proc.child.pid!,
-          keys,
-          request: get,
-        },
         rpcRow,
         ...pgRow,
-      ])) as [Result, Result, Result, Result, Result | undefined];
+      ])) as [Result, Result, Result, Result | undefined];
       if (ROWS === "batch") {
         // Diagnosis: the batch phase alone (no memory peak or ratios against the bare handler).
         printTable(await measure(batchRows));
@@ -517,27 +492,9 @@ async function main() {
       console.log(
         `\nGET /v1/a2a/grade/{npi}, ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} keys, Node ${process.version}`,
       );
-      printTable([
-        baseline,
-        pipeline,
-        otherSettlements,
-        rpc,
-        ...(pgPipeline ? [pgPipeline] : []),
-        rpcBesideBatch,
-        batch,
-      ]);
+      printTable([baseline, pipeline, rpc, ...(pgPipeline ? [pgPipeline] : []), rpcBesideBatch, batch]);
       console.log(
         `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.60); full p99 ${pipeline.p99} ms (target < 15); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 150)`,
-      );
-      // The writer thread's effect, whichever of the two servers runs it.
-      const [withThread, without] = fullThread ? [pipeline, otherSettlements] : [otherSettlements, pipeline];
-      console.log(
-        `settlements: the full rows' server writes them ${fullThread ? "in a writer thread" : "on its serving thread"} ` +
-          `(HCS_SETTLEMENT_THREAD=${SETTLEMENT_SETTING}, ${availableParallelism()} CPUs); ` +
-          `writer thread: ${(withThread.rps / without.rps).toFixed(2)}x the lookups/s of the same server writing on its serving thread ` +
-          `(${(otherSettlements.rps / baseline.rps).toFixed(2)} of bare for the other setting); serving thread ${perRequest(withThread.servingCpu, withThread)} against ` +
-          `${perRequest(without.servingCpu, without)} µs CPU per lookup, whole server ${perRequest(withThread.serverCpu, withThread)} against ` +
-          `${perRequest(without.serverCpu, without)}`,
       );
       if (pgPipeline) {
         console.log(
@@ -562,7 +519,7 @@ async function main() {
         servingPerLookupUs: (pipeline.servingCpu / pipeline.rps) * 1e6,
       };
     } finally {
-      await Promise.all([full.proc.stop(), other.proc.stop(), bare.proc.stop(), pgServer?.proc.stop()]);
+      await Promise.all([full.proc.stop(), bare.proc.stop(), pgServer?.proc.stop()]);
       // What the full rows' server printed (with BENCH_SERVER_NODE_ARGS=--trace-gc, its collections), for diagnosis.
       if (process.env.BENCH_SERVER_OUTPUT) writeFileSync(process.env.BENCH_SERVER_OUTPUT, full.proc.output());
     }
@@ -579,7 +536,6 @@ async function main() {
     if (auditShare) await printAuditShare(dataDir, auditShare);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}-other-settlements`, { recursive: true, force: true });
     rmSync(pgDir, { recursive: true, force: true });
     await pgSchema?.drop();
   }

@@ -5,7 +5,6 @@ import type { AuditLogKeys } from "./audit/log-keys.js";
 import type { Config } from "./config.js";
 import type { ScannerPackage } from "./downloads/scanner-package.js";
 import type { Metrics } from "./http/metrics.js";
-import type { SettlementThread } from "./operations/settlement-thread.js";
 import type { ServiceDeps } from "./services/deps.js";
 
 /** Everything the HTTP app needs, injected (tests build it with a temp store and a fixed clock). */
@@ -37,8 +36,6 @@ export interface AppDeps extends ServiceDeps {
    * clients trust this server by. Absent in processes that serve no HTTP.
    */
   readonly downloads?: { readonly scanner: ScannerPackage | null; readonly caPem: string };
-  /** The embedded store's settlement writer thread (absent: settlements are written on the serving thread). */
-  readonly settlementThread?: SettlementThread;
   /** Tells this process's job worker that work is waiting (absent when the process runs no worker). */
   readonly wakeWorker?: () => void;
   /** The customer portal's settings (absent: the defaults, a 15-minute idle log-off). */

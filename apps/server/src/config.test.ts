@@ -1,6 +1,5 @@
-import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, SETTLEMENT_THREAD_MIN_CPUS, useSettlementThread } from "./config.js";
+import { ConfigError, loadConfig } from "./config.js";
 
 describe("loadConfig", () => {
   it("applies the documented defaults", () => {
@@ -122,19 +121,6 @@ describe("loadConfig", () => {
     );
   });
 
-  it("HCS_SETTLEMENT_THREAD: 1 or 0 as given; auto (the default) a writer thread from three CPUs on", () => {
-    expect(useSettlementThread("auto", 2)).toBe(false);
-    expect(useSettlementThread("auto", 1)).toBe(false);
-    expect(useSettlementThread("auto", 3)).toBe(true);
-    expect(useSettlementThread("auto", 64)).toBe(true);
-    for (const on of ["1", "true", "yes"] as const) expect(useSettlementThread(on, 2)).toBe(true);
-    for (const off of ["0", "false", "no"] as const) expect(useSettlementThread(off, 64)).toBe(false);
-    // The default is auto, judged on the CPUs this process may use.
-    expect(loadConfig({}, "/").settlementThread).toBe(availableParallelism() >= SETTLEMENT_THREAD_MIN_CPUS);
-    expect(loadConfig({ HCS_SETTLEMENT_THREAD: "1" }, "/").settlementThread).toBe(true);
-    expect(loadConfig({ HCS_SETTLEMENT_THREAD: "0" }, "/").settlementThread).toBe(false);
-  });
-
   it("HCS_CONTACT_EMAIL must be an email address", () => {
     expect(() => loadConfig({ HCS_CONTACT_EMAIL: "sales at example" }, "/")).toThrow(
       'HCS_CONTACT_EMAIL: must be an email address (got "sales at example")',
@@ -163,7 +149,6 @@ describe("loadConfig", () => {
     [{ HCS_DNS_SERVERS: "127.0.0.1" }, "HCS_DNS_SERVERS"],
     [{ HCS_MASTER_KEY: "short" }, "HCS_MASTER_KEY"],
     [{ HCS_HOST: "not a host!" }, "HCS_HOST"],
-    [{ HCS_SETTLEMENT_THREAD: "sometimes" }, "HCS_SETTLEMENT_THREAD"],
   ])("rejects %j naming %s in one line", (env, variable) => {
     try {
       loadConfig(env, "/");

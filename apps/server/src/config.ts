@@ -1,5 +1,4 @@
 import { isIP } from "node:net";
-import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -14,10 +13,6 @@ const isYes = (v: string): boolean => v === "1" || v === "true" || v === "yes";
 const bool = z.enum([...BOOL_WORDS, ""]).transform(isYes);
 
 const port = z.coerce.number().int().min(0).max(65535);
-
-/** HCS_SETTLEMENT_THREAD: on, off, or decided by the CPUs (see useSettlementThread). */
-const settlementThreadSetting = z.enum([...BOOL_WORDS, "auto"]);
-type SettlementThreadSetting = z.infer<typeof settlementThreadSetting>;
 
 const hostPort = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[0-9.]+|[A-Za-z0-9.-]+):[0-9]{1,5}$/, "host:port");
 
@@ -73,7 +68,6 @@ const EnvSchema = z.object({
     .max(100_000)
     .default(DEFAULT_CONNECTION_LIMITS.maxPerAddress),
   HCS_ALLOW_PRIVATE_TARGETS: bool.default(false),
-  HCS_SETTLEMENT_THREAD: settlementThreadSetting.default("auto"),
   HCS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   HCS_DNS_SERVERS: z
     .string()
@@ -150,11 +144,6 @@ export interface Config {
   /** Handshake, header and keep-alive timeouts and the per-address connection cap of the listeners. */
   readonly connectionLimits: ConnectionLimits;
   readonly allowPrivateTargets: boolean;
-  /**
-   * Embedded store: settlements written by a writer thread (operations/settlement-thread.ts); false: on the serving
-   * thread. Resolved from HCS_SETTLEMENT_THREAD by {@link useSettlementThread}.
-   */
-  readonly settlementThread: boolean;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   readonly dnsServers: readonly { host: string; port: number }[] | null;
   readonly workerConcurrency: number;
@@ -235,22 +224,6 @@ function splitHostPort(s: string): { host: string; port: number } {
   return { host: s.slice(0, i).replace(/^\[|\]$/g, ""), port: Number(s.slice(i + 1)) };
 }
 
-/**
- * Whether the embedded store's settlements get a writer thread: as HCS_SETTLEMENT_THREAD says, or with `auto` (the
- * default) when the process may use at least {@link SETTLEMENT_THREAD_MIN_CPUS} CPUs. The thread takes the statements
- * and commits off the serving thread but adds CPU of its own per call (the group's message both ways, its isolate's
- * collections): on two vCPUs, where the serving thread, the writer, V8's helpers and the network stack already
- * compete for the same two cores, the process measured 0.81-1.11x (median ~0.93) the lookups per second with the
- * thread as without it, and 15 % more CPU per lookup in all (docs/performance.md, "The settlement writer thread only
- * from three CPUs"). With a third core the serving thread is what bounds throughput, and the thread takes work off it.
- */
-export function useSettlementThread(setting: SettlementThreadSetting, cpus: number): boolean {
-  return setting === "auto" ? cpus >= SETTLEMENT_THREAD_MIN_CPUS : isYes(setting);
-}
-
-/** The CPUs the process must be allowed to use for `auto` to start the settlement writer thread. */
-export const SETTLEMENT_THREAD_MIN_CPUS = 3;
-
 /** Reads and validates the server's environment; throws ConfigError on the first bad variable. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, cwd: string): Config {
   // Empty strings mean "unset" (a common shell habit: `HCS_HTTP_PORT= hcs-server serve`).
@@ -301,7 +274,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, cw
       maxPerAddress: e.HCS_MAX_CONNECTIONS_PER_ADDRESS,
     },
     allowPrivateTargets: e.HCS_ALLOW_PRIVATE_TARGETS,
-    settlementThread: useSettlementThread(e.HCS_SETTLEMENT_THREAD, availableParallelism()),
     logLevel: e.HCS_LOG_LEVEL,
     dnsServers: e.HCS_DNS_SERVERS ? e.HCS_DNS_SERVERS.map(splitHostPort) : null,
     workerConcurrency: e.HCS_WORKER_CONCURRENCY,
@@ -476,12 +448,6 @@ export const CONFIG_VARIABLES: readonly { name: keyof typeof EnvSchema.shape; de
     name: "HCS_ALLOW_PRIVATE_TARGETS",
     default: "0",
     meaning: "1 to let scans and callbacks reach private, loopback and link-local addresses (tests, demos, labs)",
-  },
-  {
-    name: "HCS_SETTLEMENT_THREAD",
-    default: "auto",
-    meaning:
-      "Embedded store: 1 writes each call's settlement (rate-limit count, charge, audit event) in a writer thread; 0 on the serving thread; auto: a thread when the process may use 3 or more CPUs",
   },
   { name: "HCS_LOG_LEVEL", default: "info", meaning: "fatal, error, warn, info, debug, trace or silent" },
   {

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from "n
 import type { AddressInfo } from "node:net";
 import { SCORING_VERSION } from "@hcs/protocol";
 import type { Logger } from "pino";
+import { pruneRateLimits } from "./accounting/index.js";
 import { externalScanVendorGrades } from "./administrative/vendor-grades.js";
 import { createRequestListener } from "./app.js";
 import type { AppDeps } from "./app-deps.js";
@@ -18,10 +19,8 @@ import { type Config, urlHostOf } from "./config.js";
 import { loadScannerPackage } from "./downloads/scanner-package.js";
 import { plainHttpRefuser } from "./http/https-only.js";
 import { createMetrics, registerStoreGauges } from "./http/metrics.js";
-import { pruneRateLimits } from "./http/rate-limit.js";
 import { createWorker, externalScanIOOptions, extraCaCertificates } from "./jobs/create-worker.js";
 import type { Worker } from "./jobs/worker.js";
-import { SettlementThread } from "./operations/settlement-thread.js";
 import { createSecretBox, loadMasterKey } from "./secrets/master-key.js";
 import { type BootstrapResult, bootstrapOperatorAccount } from "./services/bootstrap.js";
 import { CLAIM_RECHECK_INTERVAL_MS, recheckClaims } from "./services/claims/claims.js";
@@ -155,15 +154,6 @@ export async function startServer(config: Config, logger: Logger, options: Start
     : null;
   const worker = options.worker === false ? null : createWorker(config, { store, secrets, logger, now });
   const scannerPackage = loadScannerPackage(config.scannerDir);
-  // The embedded store's settlements (every metered or counted call's writes) go to a writer thread when the setting
-  // says so, and the serving thread then does not run their statements and commits; on two vCPUs the thread costs more
-  // CPU than it saves (docs/performance.md#the-settlement-writer-thread-only-from-three-cpus).
-  const settlementThread =
-    store.engine === "sqlite" && store.file && config.settlementThread
-      ? new SettlementThread(store.file, (err) =>
-          logger.error({ err: { message: err.message } }, "the settlement writer thread stopped; a new one is started"),
-        )
-      : null;
   const deps: AppDeps = {
     store,
     now,
@@ -183,7 +173,6 @@ export async function startServer(config: Config, logger: Logger, options: Start
       now,
     }),
     ...(worker ? { wakeWorker: () => worker.wake() } : {}),
-    ...(settlementThread ? { settlementThread } : {}),
     downloads: { scanner: scannerPackage.ok ? scannerPackage.pkg : null, caPem: tls.caPem },
     ...(anchoring ? { auditAnchoring: anchoring } : {}),
   };
@@ -255,7 +244,6 @@ export async function startServer(config: Config, logger: Logger, options: Start
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve(), worker?.stop()]);
       // What the last requests appended is sequenced before the store closes.
       await anchoring?.stop();
-      await settlementThread?.close();
       await sequencer.stop();
       await sequencer.tick();
       await store.close();

@@ -13,7 +13,7 @@ export {
   type PlanTerms,
   planTermsOf,
 } from "./plans.js";
-// RATE_LIMITS lives in rate-limits.ts (no zod: the settlement writer thread imports it through
+// RATE_LIMITS lives in rate-limits.ts (no zod: worker threads and the hot path import it through
 // @hcs/protocol/schema-free); re-exported here so that the package entry is unchanged.
 export { RATE_LIMITS } from "./rate-limits.js";
 

@@ -1,5 +1,5 @@
 // The operations whose audit events are evidence (hipaa.evidence, the scan report). A module of its own: the hot
-// path's writer thread files their events in the evidence table (services/audit.ts) and loads nothing else of
+// path's settlement files their events in the evidence table (services/audit.ts) and needs nothing else of
 // audit/evidence.ts.
 
 /** The operation of the worker completing a scan job: what hipaa.evidence proves an external scan by. */

@@ -19,7 +19,7 @@ export function startBanner(server: RunningServer, resolved: CommandConfig, opti
     server.tls.source === "self-managed" ? join(config.dataDir, "tls", "ca.crt") : (config.tls?.certFile ?? "");
   const publicUrl = server.deps.config.publicUrl;
   const lines = [
-    `HCS server ${server.deps.version} listening on ${server.url} (${storeLine(server.deps.store, resolved)}${settlementsOf(server)})`,
+    `HCS server ${server.deps.version} listening on ${server.url} (${storeLine(server.deps.store, resolved)})`,
     `Data directory: ${config.dataDir} (operator commands on it read this server's settings from ${SERVER_RECORD_FILE})`,
     ...(server.httpPort !== null
       ? [`Plain HTTP on port ${server.httpPort} answers every request 403 https_required`]
@@ -57,10 +57,4 @@ export function startBanner(server: RunningServer, resolved: CommandConfig, opti
     );
   }
   return lines;
-}
-
-/** Where the embedded store's settlements are written (HCS_SETTLEMENT_THREAD, auto by the CPUs: config.ts). */
-function settlementsOf(server: RunningServer): string {
-  if (server.deps.store.engine !== "sqlite") return "";
-  return server.deps.settlementThread ? "; settlements: writer thread" : "; settlements: serving thread";
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { anonymousBucketOf } from "../net/address-bucket.js";
 import {
-  anonymousBucketOf,
   clientAddressOf,
   forwardedProtoOf,
   normalizeAddress,

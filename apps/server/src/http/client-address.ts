@@ -1,5 +1,4 @@
 import { BlockList, isIP } from "node:net";
-import { ipv6Groups } from "../net/ipv6.js";
 
 /**
  * Which proxies in front of the server are trusted to report the client's address (HCS_TRUST_PROXY):
@@ -107,16 +106,4 @@ export function forwardedProtoOf(header: string, trustedHops: number): string | 
   // Proxies that overwrite the header leave a single entry; those that append leave one per hop.
   const entry = entries.length >= trustedHops ? entries[entries.length - trustedHops] : entries[0];
   return entry || null;
-}
-
-/**
- * The rate-limit bucket of an anonymous client: its IPv4 address, or the /64 network of an IPv6 address (one
- * subscriber usually holds a whole /64, so per-address buckets would give it 2^64 of them).
- */
-export function anonymousBucketOf(ip: string): string {
-  if (isIP(ip) !== 6) return ip;
-  return `${(ipv6Groups(ip) ?? [])
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(":")}::/64`;
 }

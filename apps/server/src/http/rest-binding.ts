@@ -12,7 +12,7 @@ import { clientGoneSignal } from "./client-gone.js";
 import { credentialsOf, type KeyHeader, NO_CREDENTIALS } from "./credentials.js";
 import { errorBody } from "./error-body.js";
 import { HTTPS_REFUSAL } from "./https-only.js";
-import { setRateHeaders } from "./rate-limit.js";
+import { setRateHeaders } from "./rate-headers.js";
 import type { HcsContext } from "./state.js";
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { JobErrorCode, JobStatus } from "@hcs/protocol";
 import { type Kysely, sql, type Transaction } from "kysely";
+import { grantCredits } from "../accounting/index.js";
 import type { AuditInTransaction } from "../services/audit.js";
-import { grantCredits } from "../services/credits.js";
 import { iso } from "../services/deps.js";
 import { jobView } from "../services/jobs.js";
 import type { Engine } from "../store/migrations/engine.js";

@@ -1,10 +1,11 @@
 import { httpStatusFor, MAX_JSON_DEPTH } from "@hcs/protocol";
+import { countRequest, groupBPolicy, rateLimitedError, type WindowState } from "../accounting/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { isServiceError, ServiceError } from "../errors.js";
 import { isJsonRequest, readRawBody } from "../http/body.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
-import { countGroupBRequest, rateLimitedError, setRateHeaders, type WindowState } from "../http/rate-limit.js";
+import { setRateHeaders } from "../http/rate-headers.js";
 import { requestGuard } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { Operation } from "../operations/operation.js";
@@ -21,7 +22,7 @@ const MCP_HEADERS = ["accept", "content-type", "mcp-protocol-version", "mcp-sess
 
 /** Counts a request once against the caller's Group B limit (per key, or per client address); the 429 when over. */
 async function countOnce(deps: AppDeps, ctx: HcsContext, caller: Caller | null, windows: WindowState[]) {
-  const counted = await countGroupBRequest(deps, caller, ctx.state.clientIp);
+  const counted = await countRequest(deps, groupBPolicy(caller, ctx.state.clientIp));
   windows.push(...counted);
   return rateLimitedError(counted, deps.now().getTime());
 }

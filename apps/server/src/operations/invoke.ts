@@ -1,27 +1,32 @@
 import { CREDIT_PRICES, GROUP_A_PLANS, httpStatusFor } from "@hcs/protocol";
 import type { Transaction } from "kysely";
-import type { AppDeps } from "../app-deps.js";
-import { isServiceError, ServiceError } from "../errors.js";
-import { anonymousBucketOf } from "../http/client-address.js";
 import {
+  type AuditSource,
+  chargeCredits,
   countRequest,
+  grantCredits,
   groupAPolicy,
   groupBPolicy,
+  insufficientCredits,
+  isEmptyPlan,
   type RatePolicy,
   rateLimitedError,
+  type Settled,
+  type SettlementPlan,
+  settle,
   type WindowState,
+  withUpgradeContact,
   wouldExceed,
-} from "../http/rate-limit.js";
+} from "../accounting/index.js";
+import type { AppDeps } from "../app-deps.js";
+import { isServiceError, ServiceError } from "../errors.js";
 import type { Caller } from "../services/api-keys.js";
 import { type AuditEvent, appendAuditEvent, outcomeOf } from "../services/audit.js";
-import { insufficientCredits, withUpgradeContact } from "../services/credit-errors.js";
-import { chargeCredits, grantCredits } from "../services/credits.js";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, storeUnavailableError } from "../store/availability.js";
 import type { Database } from "../store/schema.js";
 import { enforceAccess } from "./access.js";
 import { inputError } from "./input-errors.js";
 import { type Operation, type OperationCall, PreserializedJson, type Transport } from "./operation.js";
-import { type AuditSource, isEmptyPlan, type Settled, type SettlementPlan, settle } from "./settle.js";
 
 /** The credentials a transport found on the request: the caller, or why a presented key was refused. */
 export interface Credentials {
@@ -70,10 +75,10 @@ function policyFor(operation: Operation, caller: Caller | null, clientIp: string
   switch (operation.group) {
     case "a":
     case "a-open":
-      return groupAPolicy(caller, anonymousBucketOf(clientIp));
+      return groupAPolicy(caller, clientIp);
     case "b":
     case "b-open":
-      return groupBPolicy(caller, anonymousBucketOf(clientIp));
+      return groupBPolicy(caller, clientIp);
     default:
       return null;
   }

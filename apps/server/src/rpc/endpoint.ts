@@ -1,20 +1,19 @@
 import { httpStatusFor, isErrorCode, JSONRPC_ERRORS, MAX_ANONYMOUS_REQUEST_BYTES, MAX_JSON_DEPTH } from "@hcs/protocol";
+import {
+  countRequest,
+  groupBPolicy,
+  type RatePolicy,
+  rateLimitedError,
+  type WindowState,
+  wouldExceed,
+} from "../accounting/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { answerText } from "../http/answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "../http/body.js";
-import { anonymousBucketOf } from "../http/client-address.js";
 import { credentialsOf } from "../http/credentials.js";
 import { errorBody } from "../http/error-body.js";
-import {
-  countGroupBRequest,
-  groupBPolicy,
-  type RatePolicy,
-  rateLimitedError,
-  setRateHeaders,
-  type WindowState,
-  wouldExceed,
-} from "../http/rate-limit.js";
+import { setRateHeaders } from "../http/rate-headers.js";
 import { requestGuard, writeCallMeta, writeCharged } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { CallMeta, Credentials } from "../operations/invoke.js";
@@ -105,10 +104,10 @@ export function rpcEndpoint(deps: AppDeps, methods: ReadonlyMap<string, RpcMetho
       }
       return read;
     };
-    const policy = groupBPolicy(caller, caller ? "" : anonymousBucketOf(ctx.state.clientIp));
+    const policy = groupBPolicy(caller, ctx.state.clientIp);
     let counted = false;
     if (await overLimit(policy)) {
-      const windows = await countGroupBRequest(deps, caller, ctx.state.clientIp);
+      const windows = await countRequest(deps, policy);
       setRateHeaders(ctx, windows);
       const limited = rateLimitedError(windows, deps.now().getTime());
       if (limited) return refuseUnread(ctx, limited.error, limited.retryAfter);
@@ -275,5 +274,5 @@ function answerJson(ctx: HcsContext, text: string): void {
  * caller's Group B limit — per key, or per client address — and sets the rate-limit headers.
  */
 async function countUncalled(deps: AppDeps, ctx: HcsContext, credentials: Credentials): Promise<void> {
-  setRateHeaders(ctx, await countGroupBRequest(deps, credentials.caller, ctx.state.clientIp));
+  setRateHeaders(ctx, await countRequest(deps, groupBPolicy(credentials.caller, ctx.state.clientIp)));
 }

@@ -1,7 +1,7 @@
 import { httpStatusFor, JSONRPC_ERRORS, jsonRpcCodeFor } from "@hcs/protocol";
+import type { RatePolicy } from "../accounting/index.js";
 import type { AppDeps } from "../app-deps.js";
 import type { ServiceError } from "../errors.js";
-import type { RatePolicy } from "../http/rate-limit.js";
 import { type CallMeta, type Credentials, invoke } from "../operations/invoke.js";
 import { type Operation, PreserializedJson, type Transport } from "../operations/operation.js";
 import type { RpcError } from "./jsonrpc.js";

@@ -1,5 +1,5 @@
 import { type AccountOverview, GROUP_A_PLANS, planTermsOf } from "@hcs/protocol";
-import { countedWindows, groupAPolicy, groupBPolicy, type WindowState } from "../http/rate-limit.js";
+import { countedWindows, groupAPolicy, groupBPolicy, type WindowState } from "../accounting/index.js";
 import { planHistory } from "./account-plans.js";
 import { getAccount } from "./accounts.js";
 import type { Caller } from "./api-keys.js";

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Plan, Tier } from "@hcs/protocol";
+import { grantCredits } from "../accounting/index.js";
 import { ServiceError } from "../errors.js";
 import { newId } from "../util/ids.js";
 import type { AuditInTransaction } from "./audit.js";
-import { grantCredits } from "./credits.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
 export interface AccountView {

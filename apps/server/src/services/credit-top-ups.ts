@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { grantCredits } from "../accounting/index.js";
 import { ServiceError } from "../errors.js";
 import type { AuditInTransaction } from "./audit.js";
-import { grantCredits } from "./credits.js";
 import { iso, type ServiceDeps } from "./deps.js";
 
 /** The ledger operation of credits added for payment or by the operator's grant. */

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { CREDIT_PRICES, type Job, JobSchema, type ScanDispatchAcceptance, type ScanType } from "@hcs/protocol";
 import type { Transaction } from "kysely";
+import { chargeCredits, insufficientCredits } from "../accounting/index.js";
 import { ServiceError } from "../errors.js";
 import type { Database, JobsTable } from "../store/schema.js";
 import { liveClaimOf } from "./claims/claims.js";
-import { insufficientCredits } from "./credit-errors.js";
-import { chargeCredits } from "./credits.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { getPractice } from "./practices.js";
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chargeCredits, grantCredits } from "../accounting/index.js";
 import { RESERVATION_REFUND } from "../operations/invoke.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import { insertRows } from "../store/hot-sql.js";
@@ -8,7 +9,6 @@ import { forEachEngine, type OpenTestStore } from "../test-support/store-engines
 import { planHistory, setAccountPlan } from "./account-plans.js";
 import { createAccount } from "./accounts.js";
 import { topUpCredits } from "./credit-top-ups.js";
-import { chargeCredits, grantCredits } from "./credits.js";
 import type { ServiceDeps } from "./deps.js";
 import { statementPeriods, usageStatements } from "./usage-statements.js";
 

@@ -20,9 +20,8 @@ const NET_CODES = new Set([
   "EAI_AGAIN",
 ]);
 
-// SQLite: another process holds the write lock beyond busy_timeout, or the disk failed or filled up; or the
-// settlement writer thread died with the call in flight (operations/settlement-thread.ts).
-const SQLITE_TRANSIENT = /^(SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)|HCS_WRITER_THREAD_DOWN$)/;
+// SQLite: another process holds the write lock beyond busy_timeout, or the disk failed or filled up.
+const SQLITE_TRANSIENT = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)/;
 
 // pg reports its own timeouts and lost connections as plain Errors without a code; their messages are the only
 // mark (pg 8: "Query read timeout", "timeout exceeded when trying to connect", "Connection terminated …",

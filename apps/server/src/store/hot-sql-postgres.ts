@@ -1,7 +1,7 @@
 import { CompiledQuery } from "kysely";
 import { type HotExecutor, type HotSql, ON_CONNECTION, toParam } from "./hot-sql.js";
 
-// In a module of its own: hot-sql.ts is also loaded by the settlement writer thread, which must not load Kysely (its
+// In a module of its own: hot-sql.ts is also loaded by worker threads, which must not load Kysely (its
 // ~7 MiB of heap in each isolate that imports it; docs/performance.md#memory).
 
 /** `?` placeholders to PostgreSQL's `$1, $2, …` (our hot statements never contain a literal question mark). */

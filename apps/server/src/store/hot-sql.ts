@@ -7,7 +7,7 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 /**
  * What a hot statement runs on. PostgreSQL: a Kysely executor (the pool, or a batch's transaction). SQLite ignores it:
  * its statements run on the store's connection, inside whatever transaction that connection holds, so a writer that
- * has no query builder (the settlement writer thread) passes `ON_CONNECTION`.
+ * has no query builder (a worker thread) passes `ON_CONNECTION`.
  */
 export type HotExecutor = Executor | typeof ON_CONNECTION;
 export const ON_CONNECTION = null;

@@ -52,8 +52,8 @@ export function sqliteTransactions(sqlite: SQLite.Database, busyTimeoutMs: numbe
 
 /**
  * BEGIN IMMEDIATE without blocking the thread while another connection holds the write lock. SQLite's own wait
- * (busy_timeout) sleeps inside the call: on the serving thread that froze every request for as long as the settlement
- * writer thread held the lock — 1, 2, 5, 10… ms at a time, with the sequencer's runs beginning many times a second
+ * (busy_timeout) sleeps inside the call: on the serving thread that froze every request for as long as another connection
+ * (the audit sequencer, an operator command) held the lock — 1, 2, 5, 10… ms at a time, with the sequencer's runs beginning many times a second
  * under load (docs/performance.md#sqlites-transactions). So the wait is ours and asynchronous: a refused attempt is
  * tried again after 1, 2, 4… (at most 16) ms until `waitMs` have passed — the same patience, the event loop free
  * meanwhile. Fails as SQLite would (SQLITE_BUSY) when the lock never came.

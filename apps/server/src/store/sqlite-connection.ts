@@ -4,8 +4,8 @@ import SQLite from "better-sqlite3";
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * A connection that writes the embedded store's file, with the settings every writer uses (the serving thread's, the
- * settlement writer thread's).
+ * A connection that writes the embedded store's file, with the settings every writer uses (the serving connection's, the
+ * audit sequencer's, operator commands').
  */
 export function openSqliteWriter(file: string, options?: SQLite.Options): SQLite.Database {
   const sqlite = new SQLite(file, options);

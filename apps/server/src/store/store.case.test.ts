@@ -1,15 +1,15 @@
 import { type FindingParsed, SCORING_VERSION } from "@hcs/protocol";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chargeAll } from "../accounting/credits.js";
+import { chargeCredits, countRequest } from "../accounting/index.js";
 import { sequenceAuditLog } from "../audit/sequencer.js";
 import { isServiceError } from "../errors.js";
-import { countRequest } from "../http/rate-limit.js";
 import { createSecretBox } from "../secrets/master-key.js";
 import { createAccount, getAccount, rotateWebhookSecret, webhookSecretOf } from "../services/accounts.js";
 import { authenticateApiKey, issueApiKey, revokeApiKey } from "../services/api-keys.js";
 import { appendAuditEvent, auditLeafHash, auditRecordOf } from "../services/audit.js";
 import { bootstrapOperatorAccount } from "../services/bootstrap.js";
-import { chargeAll, chargeCredits } from "../services/credits.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { openFindings, ownerGradeForNpi, recordAssessment, regradeAfterScoringChange } from "../services/grades.js";
 import { addPractice } from "../services/practices.js";

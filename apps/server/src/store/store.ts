@@ -239,7 +239,7 @@ function makeStore(
 
 /**
  * SQLite transactions that take the write lock when they begin (BEGIN IMMEDIATE), waiting up to busy_timeout for it.
- * Another connection writes beside this one — the settlement writer thread, operator commands in other processes —
+ * Another connection writes beside this one — the audit sequencer's, operator commands in other processes —
  * and a deferred transaction that read before its first write fails at that write (SQLITE_BUSY_SNAPSHOT, which no
  * wait resolves) whenever the other connection committed in between.
  */

@@ -1,7 +1,8 @@
 import type { Server as HttpServer } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import type { Socket } from "node:net";
-import { anonymousBucketOf, normalizeAddress, type TrustProxy } from "../http/client-address.js";
+import { normalizeAddress, type TrustProxy } from "../http/client-address.js";
+import { anonymousBucketOf } from "../net/address-bucket.js";
 
 /**
  * How long a connection may hold the server without doing its part, and how many one client may hold

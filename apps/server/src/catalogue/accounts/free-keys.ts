@@ -1,5 +1,5 @@
-import { anonymousBucketOf } from "../../http/client-address.js";
-import { countRequest, rateLimitedError } from "../../http/rate-limit.js";
+import { countRequest, rateLimitedError } from "../../accounting/index.js";
+import { anonymousBucketOf } from "../../net/address-bucket.js";
 import { bindOperation } from "../../operations/operation.js";
 import { issueFreeKey } from "../../services/free-keys.js";
 import { FREE_KEYS_PER_IP_PER_HOUR, freeKeyDeclaration } from "./free-keys.declaration.js";

@@ -1,12 +1,13 @@
 import { httpStatusFor } from "@hcs/protocol/schema-free";
-import { countCalls, type RatePolicy, rateLimitedError, type WindowCounter, windowStates } from "../http/rate-limit.js";
 import { type AuditEvent, appendAuditEvents, outcomeOf } from "../services/audit.js";
-import { type Charge, type ChargeResult, chargeAll } from "../services/credits.js";
 import type { HotExecutor, HotSql } from "../store/hot-sql.js";
+import { countCalls } from "./counting.js";
+import { type Charge, type ChargeResult, chargeAll } from "./credits.js";
+import { type RatePolicy, rateLimitedError, type WindowCounter, windowStates } from "./rate-policy.js";
 
 /**
- * What one call's settlement writes, decided before it is written: plain data only, so that it can cross to the
- * writer thread (settlement-thread.ts) as it is.
+ * What one call's settlement writes, decided before it is written: plain data only (PostgreSQL's writer sends it
+ * to the database as one JSON argument).
  */
 export interface SettlementWrite {
   /** The policy the call is counted under, and the counters it is counted in (both null: not counted). */
@@ -21,7 +22,7 @@ export interface SettlementWrite {
   /**
    * The call's audit event (null: not audited whichever way it ends), and which of the ways it can end are audited:
    * as answered, refused by the rate limit (429), refused for a short balance (402). The way it ended sets the
-   * event's status, code and outcome. One event with flags, not three: each crosses to the writer thread by copy.
+   * event's status, code and outcome. One event with flags, not three.
    */
   readonly audit: {
     readonly event: AuditEvent;
@@ -42,7 +43,7 @@ export interface SettlementWritten {
  * group's rate-limit counters, one conditional update per charged account, and one insert for the ledger rows and
  * one for the audit events, however many calls the group holds (a 50-entry JSON-RPC batch settles as one group).
  * A call over its limit is not charged; its event is the 429's, a call whose balance falls short gets the 402's.
- * Runs inside the group's transaction, on the serving thread or on the writer thread. PostgreSQL writes its groups
+ * Runs inside the group's transaction. PostgreSQL writes its groups
  * with one call of a database function instead (settle-group-postgres.ts), with the same meaning: a change here is
  * a change there (operations/settle.case.test.ts runs the same expectations on both engines).
  */

@@ -85,8 +85,8 @@ export async function grantCredits(
     throw new RangeError("credit grants are non-negative integers");
   const updated = await trx
     .updateTable("accounts")
-    // The expression builder, not Kysely's `sql` tag: this module is loaded by the settlement writer thread, which
-    // does not load Kysely's runtime (~7 MiB of heap in each isolate: docs/performance.md#memory).
+    // The expression builder, not Kysely's `sql` tag: the hot path's settlement module loads
+    // this one, and a worker thread that imports it must not pay Kysely's runtime (~7 MiB of heap per isolate: docs/performance.md#memory).
     .set((eb) => ({ credits: eb("credits", "+", input.amount) }))
     .where("id", "=", input.accountId)
     .returning("credits")

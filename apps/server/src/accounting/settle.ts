@@ -1,21 +1,15 @@
 import { httpStatusFor } from "@hcs/protocol";
 import type { ServiceError } from "../errors.js";
-import {
-  mirrorCounts,
-  type RatePolicy,
-  rateLimitedError,
-  type WindowState,
-  windowCounters,
-  windowStates,
-} from "../http/rate-limit.js";
 import type { AuditEvent } from "../services/audit.js";
-import { insufficientCredits } from "../services/credit-errors.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { Executor, HotSql } from "../store/hot-sql.js";
+import type { Engine } from "../store/migrations/engine.js";
 import type { BulkWrite } from "../store/write-batcher.js";
+import { mirrorCounts } from "./counting.js";
+import { insufficientCredits } from "./credit-errors.js";
+import { type RatePolicy, rateLimitedError, type WindowState, windowCounters, windowStates } from "./rate-policy.js";
 import { writeSettlementGroup } from "./settle-group-postgres.js";
 import { type SettlementWrite, type SettlementWritten, writeSettlements } from "./settle-writes.js";
-import type { SettlementThread } from "./settlement-thread.js";
 
 /** What one call's settlement transaction must do (each part optional). */
 export interface SettlementPlan {
@@ -61,25 +55,23 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
  * Settles one call, written after its answer is decided and before it is sent: the rate-limit count, the credits
  * of a metered operation and the audit event with the final status, in one transaction. Calls settled in one
  * event-loop turn share the transaction (group commit, docs/architecture.md#4-settle) and are written together (see
- * {@link writeSettlements}) — by the writer thread when the process runs one (embedded store, settlement-thread.ts),
- * else on this thread; on PostgreSQL as one call of a database function (settle-group-postgres.ts). The count may turn the answer into a 429 and a short balance into a 402 — in both cases
- * nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
+ * {@link writeSettlements}) by the engine's writer in {@link SETTLEMENT_WRITERS}: on PostgreSQL one call of a
+ * database function (settle-group-postgres.ts). The count may turn the answer into a 429 and a short balance into a
+ * 402 — in both cases nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
 export async function settle(deps: SettleDeps, plan: SettlementPlan): Promise<Settled> {
   const write = settlementWriteOf(plan);
-  const written = deps.settlementThread
-    ? await deps.settlementThread.write(write)
-    : await deps.store.writes.runInBulk(deps.store.engine === "postgres" ? settlementGroups : settlementWrites, {
-        hot: deps.store.hot,
-        write,
-      });
+  const written = await deps.store.writes.runInBulk(SETTLEMENT_WRITERS[deps.store.engine], {
+    hot: deps.store.hot,
+    write,
+  });
   // The counts are committed: the quick read of the next calls may use them (before this caller goes on).
   if (write.counters && written.counts) mirrorCounts(deps.store.rates, write.counters, written.counts, write.nowMs);
   return settledOf(write, written);
 }
 
-/** What settle needs: the store, and the writer thread when this process runs one. */
-export type SettleDeps = ServiceDeps & { readonly settlementThread?: SettlementThread };
+/** What settle needs: the store and the clock. */
+export type SettleDeps = ServiceDeps;
 
 /** The write a plan asks for: its counters, its charge and the audit event of each way the call can end. */
 function settlementWriteOf(plan: SettlementPlan): SettlementWrite {
@@ -131,7 +123,7 @@ function settledOf(write: SettlementWrite, written: SettlementWritten): Settled 
   return { windows, limited, veto: limited?.error ?? short, balance: charge?.balance ?? null };
 }
 
-/** The settlements of one group commit on this thread (the store's group commit). */
+/** The settlements of one group commit as portable statements (the store's group commit transaction). */
 const settlementWrites: BulkWrite<{ readonly hot: HotSql; readonly write: SettlementWrite }, SettlementWritten> = {
   run: (trx, items) =>
     writeSettlements(
@@ -155,3 +147,13 @@ const settlementGroups: BulkWrite<{ readonly hot: HotSql; readonly write: Settle
   run: settlementGroup,
   runAlone: settlementGroup,
 };
+
+/**
+ * Each engine's settlement writer, the one place the engines' settlements differ: SQLite runs the portable statements
+ * inside the store's group transaction; PostgreSQL sends the group as one call of `hcs_settle_group` (one round trip
+ * instead of seven: docs/performance.md#postgresql-one-round-trip-per-settlement-group). A registry, not a branch:
+ * a third engine is a row here, and no call chooses among writers.
+ */
+export const SETTLEMENT_WRITERS: Readonly<
+  Record<Engine, BulkWrite<{ readonly hot: HotSql; readonly write: SettlementWrite }, SettlementWritten>>
+> = { sqlite: settlementWrites, postgres: settlementGroups };

@@ -1,8 +1,8 @@
-import type { WindowCounter } from "../http/rate-limit.js";
 import { type AuditEvent, auditEventIdentity, newAuditSalt, storedDuration } from "../services/audit.js";
-import type { ChargeResult } from "../services/credits.js";
 import type { Executor, HotSql } from "../store/hot-sql.js";
 import { UnexpectedWriteAnswer } from "../store/write-batcher.js";
+import type { ChargeResult } from "./credits.js";
+import type { WindowCounter } from "./rate-policy.js";
 import { endedAs, LIMITED, type SettlementWrite, type SettlementWritten, SHORT } from "./settle-writes.js";
 
 /**

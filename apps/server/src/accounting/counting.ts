@@ -1,79 +1,19 @@
-import { RATE_LIMITS } from "@hcs/protocol/schema-free";
-import { ServiceError } from "../errors.js";
-import type { Caller } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { HotExecutor, HotSql } from "../store/hot-sql.js";
 import type { RateMirror } from "../store/rate-mirror.js";
 import type { BulkWrite } from "../store/write-batcher.js";
-import { setHeader } from "./answer.js";
-import { anonymousBucketOf } from "./client-address.js";
-import type { HcsContext } from "./state.js";
+import {
+  bucketOf,
+  type RatePolicy,
+  type WindowCounter,
+  type WindowState,
+  windowCounters,
+  windowStart,
+  windowStates,
+} from "./rate-policy.js";
 
-export interface RateWindow {
-  readonly limit: number;
-  readonly windowMs: number;
-}
-
-export interface RatePolicy {
-  /** Counter key: `key:<id>` for callers with a key, `user:<id>` for a portal user, `ip:<addr>` otherwise. */
-  readonly bucket: string;
-  readonly windows: readonly RateWindow[];
-}
-
-const MINUTE = 60_000;
-
-/** Whose limits a caller's calls count against: its key, or the portal user who holds none (see Caller). */
-const callerBucket = (caller: Caller): string =>
-  caller.keyId !== null ? `key:${caller.keyId}` : `user:${caller.portalUserId ?? "unknown"}`;
-const HOUR = 3_600_000;
-
-/**
- * Group B: 60/min per key (standard) or 600/min (bulk); calls without a valid key count per client address
- * (`anonymousBucket`: an IPv6 client per /64 network, see client-address.ts).
- */
-export function groupBPolicy(caller: Caller | null, anonymousBucket: string): RatePolicy {
-  const perMinute =
-    caller?.tier === "bulk" ? RATE_LIMITS.group_b.bulk.per_minute : RATE_LIMITS.group_b.standard.per_minute;
-  return {
-    bucket: caller ? `b:${callerBucket(caller)}` : `b:ip:${anonymousBucket}`,
-    windows: [{ limit: perMinute, windowMs: MINUTE }],
-  };
-}
-
-/** Group A: 100/min and 1000/hour per key (per person for the portal). */
-export function groupAPolicy(caller: Caller | null, anonymousBucket: string): RatePolicy {
-  return {
-    bucket: caller ? `a:${callerBucket(caller)}` : `a:ip:${anonymousBucket}`,
-    windows: [
-      { limit: RATE_LIMITS.group_a.per_minute, windowMs: MINUTE },
-      { limit: RATE_LIMITS.group_a.per_hour, windowMs: HOUR },
-    ],
-  };
-}
-
-export interface WindowState {
-  readonly limit: number;
-  readonly count: number;
-  readonly resetAtMs: number;
-}
-
-const windowStart = (nowMs: number, w: RateWindow) => Math.floor(nowMs / w.windowMs) * w.windowMs;
-const bucketOf = (policy: RatePolicy, w: RateWindow) => `${policy.bucket}:${w.windowMs}`;
-
-/** The counter row one window of a policy is counted in at a moment. */
-export interface WindowCounter {
-  readonly bucket: string;
-  readonly start: number;
-  readonly expiresAt: number;
-}
-
-/** The counters a call made at `nowMs` is counted in, in window order (fixed windows aligned to the clock). */
-export function windowCounters(policy: RatePolicy, nowMs: number): WindowCounter[] {
-  return policy.windows.map((w) => {
-    const start = windowStart(nowMs, w);
-    return { bucket: bucketOf(policy, w), start, expiresAt: start + w.windowMs };
-  });
-}
+// Counting calls in the store's rate_limits table, shared by every server process, and the quick read before a call
+// runs (docs/architecture.md#the-accounting-layer).
 
 /**
  * Counts calls inside a group transaction: `calls[i]` lists the counters of call i (null: not counted). Counted in
@@ -138,14 +78,6 @@ function upsertText(rows: number): string {
   return upsertTexts[rows]!;
 }
 
-/** The windows' states from the counts {@link countCalls} gave a call. */
-export function windowStates(policy: RatePolicy, nowMs: number, counts: readonly number[]): WindowState[] {
-  return policy.windows.map((w, i) => {
-    const start = windowStart(nowMs, w);
-    return { limit: w.limit, count: counts[i]!, resetAtMs: start + w.windowMs };
-  });
-}
-
 /** Counts one request now, in the next group commit (for requests whose effects cannot be undone later). */
 export async function countRequest(deps: ServiceDeps, policy: RatePolicy): Promise<WindowState[]> {
   const nowMs = deps.now().getTime();
@@ -186,15 +118,6 @@ const windowCounting: BulkWrite<
 };
 
 /**
- * Counts, in its own group commit, one request that invoked no operation — an unparseable or empty JSON-RPC body, an
- * MCP message that is not a tool call — against the caller's Group B limit (per key, else per client address), so
- * nobody calls the protocol endpoints unlimited.
- */
-export function countGroupBRequest(deps: ServiceDeps, caller: Caller | null, clientIp: string): Promise<WindowState[]> {
-  return countRequest(deps, groupBPolicy(caller, anonymousBucketOf(clientIp)));
-}
-
-/**
  * True when a window would be exceeded by one more request, from the committed counts (a read, no write): the
  * counts this process last saw committed (store/rate-mirror.ts), else the store's, remembered for the next call.
  */
@@ -217,56 +140,6 @@ export async function wouldExceed(deps: ServiceDeps, policy: RatePolicy): Promis
     if (count >= w.limit) return true;
   }
   return false;
-}
-
-/**
- * The one window a call's answer reports, in its headers and in a 429's details alike: of the windows over their
- * limit, the one that ends last (the one Retry-After waits for: at Group A's hour cap a client still sending also
- * exceeds the minute, and the hour is what binds); when none is over, the one with the fewest requests left (on a
- * tie, the one that ends last).
- */
-export function bindingWindow(windows: readonly WindowState[]): WindowState {
-  let binding = windows[0]!;
-  for (const w of windows) {
-    const over = w.count > w.limit;
-    const bindingOver = binding.count > binding.limit;
-    if (over !== bindingOver) {
-      if (over) binding = w;
-      continue;
-    }
-    const left = Math.max(0, w.limit - w.count);
-    const bindingLeft = Math.max(0, binding.limit - binding.count);
-    if ((!over && left < bindingLeft) || ((over || left === bindingLeft) && w.resetAtMs > binding.resetAtMs))
-      binding = w;
-  }
-  return binding;
-}
-
-/** X-RateLimit-Limit/Remaining/Reset (Reset in Unix epoch seconds) of the binding window (bindingWindow). */
-export function setRateHeaders(ctx: HcsContext, windows: readonly WindowState[]): void {
-  const binding = windows.length === 1 ? windows[0]! : bindingWindow(windows);
-  setHeader(ctx, "X-RateLimit-Limit", String(binding.limit));
-  setHeader(ctx, "X-RateLimit-Remaining", String(Math.max(0, binding.limit - binding.count)));
-  setHeader(ctx, "X-RateLimit-Reset", String(Math.ceil(binding.resetAtMs / 1000)));
-}
-
-/** The 429 for windows that are over their limit (null when none is), with the Retry-After it needs. */
-export function rateLimitedError(
-  windows: readonly WindowState[],
-  nowMs: number,
-  message?: string,
-): { error: ServiceError; retryAfter: number } | null {
-  if (!windows.some((w) => w.count > w.limit)) return null;
-  // The window the headers report (setRateHeaders): the body and the headers name the same limit.
-  const binding = bindingWindow(windows);
-  const retryAfter = Math.max(1, Math.ceil((binding.resetAtMs - nowMs) / 1000));
-  return {
-    retryAfter,
-    error: new ServiceError("rate_limited", message ?? `rate limit exceeded; retry in ${retryAfter} s`, {
-      limit: binding.limit,
-      retry_after_seconds: retryAfter,
-    }),
-  };
 }
 
 /** Deletes counters of windows that have ended (run periodically). */
