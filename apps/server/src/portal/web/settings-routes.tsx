@@ -1,8 +1,7 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { createApiKeyOperation, revokeApiKeyOperation } from "../../catalogue/accounts/api-keys.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { accountOverview } from "../../services/account-overview.js";
 import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
 import { type Caller, listApiKeys } from "../../services/api-keys.js";
@@ -21,7 +20,7 @@ import { seeOther, sendPage } from "./responses.js";
  * Settings: API access (plan, credits, rate limits, usage per period — what `GET /v1/a2a/account` answers — keys,
  * the webhook secret and the ledger) and People (invitations with a role).
  */
-export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountSettingsRoutes(router: Routes, deps: AppDeps): void {
   const apiPage = async (
     signedIn: SignedIn,
     newKey: { id: string; apiKey: string } | null,
