@@ -61,6 +61,7 @@ export function startBanner(server: RunningServer, resolved: CommandConfig, opti
 
 /** Where the embedded store's settlements are written (HCS_SETTLEMENT_THREAD, auto by the CPUs: config.ts). */
 function settlementsOf(server: RunningServer): string {
-  if (server.deps.store.engine !== "sqlite") return "";
+  // Only the embedded store (its database file) has a writer thread to choose.
+  if (server.deps.store.file === undefined) return "";
   return server.deps.settlementThread ? "; settlements: writer thread" : "; settlements: serving thread";
 }
