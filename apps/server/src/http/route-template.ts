@@ -12,7 +12,7 @@ export type Routes = {
 /**
  * The route's own first step: records its path template in `ctx.state.route`, which the metrics label requests
  * with (http/metrics.ts). Ours, not the router's: @koa/router keeps the matched pattern in private context fields
- * (`_matchedRoute`) that an upgrade may rename or stop setting without a word.
+ * that an upgrade may rename or stop setting without a word.
  */
 export function routeTemplate(path: string): HcsMiddleware {
   return (ctx, next) => {
