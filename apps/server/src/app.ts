@@ -10,6 +10,7 @@ import { type HotRoute, hotRequests } from "./http/hot-routes.js";
 import { observeRequests } from "./http/metrics.js";
 import { requestContext } from "./http/request-context.js";
 import { requestGuard, restHandler } from "./http/rest-binding.js";
+import { templatedRoutes } from "./http/route-template.js";
 import type { HcsContext, HcsState } from "./http/state.js";
 import { unmatchedRequests } from "./http/unmatched.js";
 import { mcpEndpoint } from "./mcp/http-endpoint.js";
@@ -42,28 +43,30 @@ export function createRequestListener(deps: AppDeps, catalogue: Catalogue = CATA
   app.use(errorMapper(deps.logger));
 
   const router = new Router<HcsState>({ sensitive: true });
+  // Every route names its path template for the metrics as it starts (http/route-template.ts).
+  const routes = templatedRoutes(router);
   const hot: HotRoute[] = [];
   for (const operation of catalogue.operations) {
     if (!operation.rest) continue;
     const handler = restHandler(deps, operation);
-    router[operation.rest.method](operation.rest.path, (ctx) => handler(ctx as unknown as HcsContext));
+    routes[operation.rest.method](operation.rest.path, (ctx) => handler(ctx as unknown as HcsContext));
     // Declared hot (the metered grade lookup): dispatched ahead of the router, with the JSON-RPC endpoint.
     if (operation.hot && (operation.rest.method === "get" || operation.rest.method === "post"))
       hot.push({ method: operation.rest.method, path: operation.rest.path, handler });
   }
   for (const route of publicRoutesOf(catalogue)) {
-    router.get(route.path, async (ctx) => {
+    routes.get(route.path, async (ctx) => {
       requestGuard(ctx as unknown as HcsContext);
       await route.handler(ctx as unknown as HcsContext, deps);
     });
   }
   // The agent protocols' endpoint: JSON-RPC 2.0 over the catalogue's agent methods, and A2A v1.0's methods.
   const rpc = rpcEndpoint(deps, methodTable(catalogue.operations, a2aMethods(catalogue.operations)));
-  router.post("/api/a2a", (ctx) => rpc(ctx as unknown as HcsContext));
+  routes.post("/api/a2a", (ctx) => rpc(ctx as unknown as HcsContext));
   hot.push({ method: "post", path: "/api/a2a", handler: rpc });
   // MCP Streamable HTTP (stateless): POST; every other method answers 405 from the endpoint itself.
   const mcp = mcpEndpoint(deps, catalogue.operations);
-  router.all("/mcp", (ctx) => mcp(ctx as unknown as HcsContext));
+  routes.all("/mcp", (ctx) => mcp(ctx as unknown as HcsContext));
   // The customer portal (docs/portal.md): its own pages, headers and errors under /portal, loaded on first use.
   app.use(lazyPortalMiddleware(deps));
   app.use(router.routes());

@@ -1,7 +1,7 @@
 import { RATE_LIMITS } from "@hcs/protocol/schema-free";
 import { ServiceError } from "../errors.js";
 import { anonymousBucketOf } from "../net/address-bucket.js";
-import type { Caller } from "../services/api-keys.js";
+import type { Caller } from "../services/caller.js";
 
 // The rate policy: whose calls count together (the bucket), in which fixed windows, and what a window over its limit
 // answers. Pure: counting them is counting.ts's (docs/architecture.md#the-accounting-layer).

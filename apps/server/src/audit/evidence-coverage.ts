@@ -1,3 +1,4 @@
+import { engineCapabilities } from "../store/engine-capabilities.js";
 import type { Executor } from "../store/hot-sql.js";
 import type { Engine } from "../store/migrations/engine.js";
 import { loggingEventsQuery } from "./logging-events.js";
@@ -32,7 +33,9 @@ export async function readEvidenceCoverage(
   refs: readonly string[],
 ): Promise<EvidenceCoverage> {
   const [events, checkpoint, anchorOfLatest, anchored] = await Promise.all([
-    refs.length === 0 ? [] : loggingEventsQuery({ db: db as never, engine }, refs).execute(),
+    refs.length === 0
+      ? []
+      : loggingEventsQuery({ db: db as never, audit: engineCapabilities(engine).audit }, refs).execute(),
     db
       .selectFrom("audit_checkpoints")
       .select(["size", "created_at"])

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import type { SecretBox } from "../secrets/master-key.js";
+import { engineCapabilities } from "../store/engine-capabilities.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { generateLogKeyPem, type LogKey, logKeyFromPem, readLegacyLogKeyFile } from "./log-key.js";
@@ -185,10 +186,10 @@ export async function readLogKeyChain(db: Executor): Promise<StoredLogKey[]> {
   }));
 }
 
-/** Locks the log's state row until the transaction ends (PostgreSQL; SQLite's one writer serializes anyway). */
+/** Locks the log's state row until the transaction ends (store/engine-capabilities.ts: `lockForUpdate`). */
 export async function lockLogState(trx: Transaction<Database>, engine: Store["engine"]) {
   const q = trx.selectFrom("audit_log").select(["size", "root_hash", "origin"]).where("id", "=", 1);
-  return (engine === "postgres" ? q.forUpdate() : q).executeTakeFirstOrThrow();
+  return engineCapabilities(engine).locks.lockForUpdate(q).executeTakeFirstOrThrow();
 }
 
 /**

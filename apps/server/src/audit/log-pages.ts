@@ -42,7 +42,8 @@ export function storeLogReader(store: Store): LogReader {
         kept.map((r) => `\0${auditRecordJson(auditRecordOf(r, r.salt))}`),
         held < count ? nextId : undefined,
       );
-      if (store.engine !== "postgres") return page;
+      // Marks exist only where ids commit out of order (store.audit): each kept event's must be its index.
+      if (store.audit.idsInCommitOrder) return page;
       const bad = kept.findIndex(
         (r) => (r.leaf_index === null ? null : Number(r.leaf_index)) !== firstIndex + (Number(r.id) - fromId),
       );

@@ -7,14 +7,14 @@ import { EVIDENCE_OPERATIONS } from "./evidence-operations.js";
  * (migration 014); SQLite through its evidence table, where the writers file the events of the evidence operations
  * by resource (migration 026: the partial index it replaces made every audited call parse its record).
  */
-export function loggingEventsQuery(store: Pick<Store, "db" | "engine">, refs: readonly string[]) {
+export function loggingEventsQuery(store: Pick<Store, "db" | "audit">, refs: readonly string[]) {
   const entries = store.db
     .selectFrom("audit_entries")
     .selectAll()
     .where("outcome", "=", "success")
     .where("action", "in", [...EVIDENCE_OPERATIONS])
     .orderBy("id");
-  if (store.engine !== "sqlite") return entries.where("resource", "in", refs);
+  if (!store.audit.evidenceTable) return entries.where("resource", "in", refs);
   return entries.where(
     "id",
     "in",

@@ -37,9 +37,9 @@ const stateOf = (row: StateRow): LogState => ({
   sequencedId: Number(row.sequenced_id),
 });
 
-/** Reads the log's state row in a transaction, on PostgreSQL locked (null: another sequencer holds it). */
+/** Reads the log's state row in a transaction, claimed (null: another sequencer holds it; see `store.locks`). */
 async function lockedState(store: Store, trx: Transaction<Database>): Promise<LogState | null> {
-  const lock = store.engine === "postgres" ? sql` for update skip locked` : sql``;
+  const lock = store.locks.claimClause;
   const row = (await sql<StateRow>`select size, frontier, sequenced_id from audit_log where id = 1${lock}`.execute(trx))
     .rows[0];
   return row ? stateOf(row) : null;
@@ -56,7 +56,9 @@ async function waitingRecords(
   state: LogState,
   maxBatch: number,
 ): Promise<WaitingRecord[]> {
-  if (store.engine === "sqlite") {
+  // The embedded store: ids in commit order, so what waits is an id range; and the record text is stored (read as the
+  // leaf input by SQL). Both hold on SQLite, neither on PostgreSQL (store.audit).
+  if (store.audit.idsInCommitOrder && store.audit.recordText) {
     const rows = await sql<{ id: number; input: string }>`select e.id, ${sql.raw(SQLITE_LEAF_INPUT)} as input
       from audit_events e where e.id > ${state.sequencedId} order by e.id limit ${maxBatch}`.execute(trx);
     return rows.rows.map((r) => ({ id: Number(r.id), leafInput: r.input }));
@@ -94,7 +96,8 @@ async function writeRun(
     RUN_COLUMNS,
     runs.map((r) => [size + r.at, r.first, r.last, hashesOf(r.at, r.last - r.first + 1)]),
   );
-  if (store.engine === "postgres")
+  // Where ids commit out of order, each sequenced event is marked with its leaf (what waits is what has no mark).
+  if (!store.audit.idsInCommitOrder)
     for (const r of runs)
       await sql`update audit_events set leaf_index = id + ${size + r.at - r.first}
                 where id >= ${r.first} and id <= ${r.last} and leaf_index is null`.execute(trx);

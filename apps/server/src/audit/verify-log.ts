@@ -165,11 +165,12 @@ export async function verifyAuditLog(
   // No event in two runs. On SQLite, whose one writer hands ids out in commit order, runs in index order hold
   // ascending ids (the earlier run of a pair out of order is the one moved or inserted there); on PostgreSQL events
   // commit out of id order, so runs must only not overlap (and each event's mark is checked against its index).
-  const ordered = store.engine === "sqlite" ? journal : [...journal].sort((a, b) => a.firstId - b.firstId);
+  const inCommitOrder = store.audit.idsInCommitOrder;
+  const ordered = inCommitOrder ? journal : [...journal].sort((a, b) => a.firstId - b.firstId);
   for (let i = 1; i < ordered.length; i++) {
     const [a, b] = [ordered[i - 1]!, ordered[i]!];
     if (b.firstId <= a.lastId) {
-      const moved = store.engine === "sqlite" ? a : a.firstIndex > b.firstIndex ? a : b;
+      const moved = inCommitOrder ? a : a.firstIndex > b.firstIndex ? a : b;
       problem(
         "moved",
         moved.firstIndex,
@@ -185,7 +186,7 @@ export async function verifyAuditLog(
   const waiting = db.selectFrom("audit_events").select((eb) => eb.fn.countAll<number | string>().as("n"));
   const unsequenced = Number(
     (
-      await (store.engine === "sqlite"
+      await (inCommitOrder
         ? waiting.where("id", ">", lastJournaled)
         : waiting.where("leaf_index", "is", null)
       ).executeTakeFirstOrThrow()

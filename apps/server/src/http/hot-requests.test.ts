@@ -36,6 +36,11 @@ describe("hot requests: served ahead of Koa's chain", () => {
     nothing: async (ctx) => {
       ctx.status = 202;
     },
+    // Set to null on purpose, then given a status with a body: Koa sends it empty (not the status message).
+    none: async (ctx) => {
+      ctx.body = null;
+      ctx.status = 200;
+    },
     stream: async (ctx) => {
       ctx.status = 200;
       ctx.body = Readable.from(["a", "b"]);
@@ -98,7 +103,7 @@ describe("hot requests: served ahead of Koa's chain", () => {
     expect(logs.some((l) => l.includes('"msg":"request"') && l.includes('"status":404'))).toBe(true);
   });
 
-  it("bodies follow Koa's rules: JSON with its length, none for 204 or HEAD, the status message for none", async () => {
+  it("bodies follow Koa's rules: JSON with its length, none for 204, HEAD or a null body, the status message for none", async () => {
     const made = await call("/hot/object/7");
     expect(made.status).toBe(201);
     expect(JSON.parse(made.text)).toEqual({ made: "7" });
@@ -110,6 +115,11 @@ describe("hot requests: served ahead of Koa's chain", () => {
     const nothing = await call("/hot/nothing/1");
     expect(nothing.status).toBe(202);
     expect(nothing.text).toBe("Accepted");
+    const none = await call("/hot/none/1");
+    expect(none.status).toBe(200);
+    expect(none.text).toBe("");
+    expect(none.headers["content-length"]).toBe("0");
+    expect(none.headers["content-type"]).toBeUndefined();
     const head = await call("/hot/object/7", "HEAD");
     expect(head.status).toBe(201);
     expect(head.text).toBe("");

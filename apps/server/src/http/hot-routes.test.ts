@@ -109,4 +109,33 @@ describe("GET /v1/a2a/grade/{npi}: the hot route answers as the router does", ()
     );
     expect(metrics.text).not.toContain(`route="/v1/a2a/grade/${NPI}"`);
   });
+
+  // The label comes from our own state (ctx.state.route, set by each route: http/route-template.ts), not from the
+  // router's private fields: the router's routes, the portal's pages and the hot routes all name their template.
+  it("router routes, portal pages and hot routes are labelled by their template; a path no route serves is not", async () => {
+    const count = async (method: string, route: string, status: number) => {
+      const text = (await t.request("/metrics")).text;
+      const line = text
+        .split("\n")
+        .find((l) => l.startsWith(`hcs_http_requests_total{method="${method}",route="${route}",status="${status}"} `));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
+    const grade = "/v1/a2a/grade/:npi";
+    const before = await count("GET", grade, 200);
+    expect((await get(`/v1/a2a/grade/${NPI}`)).status).toBe(200); // hot route
+    expect(await count("GET", grade, 200)).toBe(before + 1);
+    expect((await get(`/v1/a2a/grade/%31${NPI.slice(1)}`)).status).toBe(200); // the router (encoded parameter)
+    expect(await count("GET", grade, 200)).toBe(before + 2);
+
+    expect((await t.request("/portal/sign-in")).status).toBe(200);
+    expect(await count("GET", "/portal/sign-in", 200)).toBe(1);
+    const event = await t.request("/portal/audit/events/some-event");
+    expect(await count("GET", "/portal/audit/events/:id", event.status)).toBe(1);
+
+    expect((await get("/v1/no/such/route")).status).toBe(404);
+    expect(await count("GET", "(unmatched)", 404)).toBeGreaterThan(0);
+    const text = (await t.request("/metrics")).text;
+    expect(text).not.toContain("/v1/no/such/route");
+    expect(text).not.toContain("some-event");
+  });
 });

@@ -62,8 +62,8 @@ export interface HotPipeline {
  * percent-encoded, nor followed by a slash; everything else (a trailing slash, an encoded parameter, a query, any
  * other method) goes to Koa and the router, which answer it as they always have. Refuses at start-up a hot route
  * that another route could also match (`others`: every route's pattern), so the router would never have chosen
- * differently. Sets what the router sets that the rest of the pipeline reads: the parameters, and the matched
- * pattern the metrics are labelled with.
+ * differently. Sets what the router and a route set that the rest of the pipeline reads: the parameters (as the
+ * router does), and the route's template the metrics are labelled with (`ctx.state.route`, as route-template.ts).
  *
  * Returns the request listener's first step: true when it took the request.
  */
@@ -80,6 +80,8 @@ export function hotRequests(
   const serve = async (ctx: HcsContext, route: Compiled) => {
     const started = process.hrtime.bigint();
     beginRequest(ctx, trustProxy);
+    // As a router route's own first step does (route-template.ts): the template the metrics are labelled with.
+    ctx.state.route = route.path;
     try {
       await route.handler(ctx);
     } catch (err) {
@@ -95,9 +97,8 @@ export function hotRequests(
     const ctx = app.createContext(req, res) as HcsContext;
     // As Koa's request handler starts every response.
     res.statusCode = 404;
-    const c = ctx as unknown as { params: Record<string, string>; _matchedRoute: string };
-    c.params = found.route.param === null ? {} : { [found.route.param]: found.value! };
-    c._matchedRoute = found.route.path;
+    (ctx as unknown as { params: Record<string, string> }).params =
+      found.route.param === null ? {} : { [found.route.param]: found.value! };
     // What escapes the error mapper (a failure while answering) goes where Koa sends it: its default error answer.
     serve(ctx, found.route).catch((err: unknown) => ctx.onerror(err as Error));
     return true;

@@ -111,8 +111,9 @@ export function observeRequests(metrics: Metrics, logger: Logger): HcsMiddleware
  */
 export function recordRequest(metrics: Metrics, logger: Logger, ctx: HcsContext, started: bigint): void {
   const elapsedNs = Number(process.hrtime.bigint() - started);
-  const matched = (ctx as unknown as { _matchedRoute?: string | RegExp })._matchedRoute;
-  const route = typeof matched === "string" ? matched : "(unmatched)";
+  // The template the serving route recorded (http/route-template.ts, http/hot-routes.ts); none for a request no
+  // route took (404, 405) or one refused before routing.
+  const route = ctx.state.route ?? "(unmatched)";
   metrics.duration.observe({ method: ctx.method, route }, elapsedNs / 1e9);
   metrics.requests.inc({ method: ctx.method, route, status: String(ctx.status) });
   const caller = ctx.state.caller;

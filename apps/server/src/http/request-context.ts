@@ -24,5 +24,6 @@ export function beginRequest(ctx: HcsContext, trust: TrustProxy, generateId: () 
   ctx.state.trustedHops = client.trustedHops;
   ctx.state.caller = null;
   ctx.state.rawBody = null;
+  ctx.state.route = null;
   setHeader(ctx, "X-Request-Id", ctx.state.requestId);
 }

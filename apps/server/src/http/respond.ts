@@ -33,7 +33,12 @@ export function respond(ctx: HcsContext): void {
     return;
   }
   if (body === null || body === undefined) {
-    if ((ctx.response as unknown as { _explicitNullBody?: boolean })._explicitNullBody) {
+    // A body the handler set to null on purpose (`ctx.body = null`, then a status that carries a body: Koa's setter
+    // made it 204, a later `ctx.status = 200` keeps the null) is sent empty; a body never set is the status message.
+    // Koa tells the two apart by a private flag its body setter raises; its public body says the same: it starts
+    // undefined and is null only once set to null (the setter stores what it is given). The one sequence they differ
+    // on, null and then undefined, no handler served here does.
+    if (body === null) {
       ctx.response.remove("Content-Type");
       ctx.response.remove("Transfer-Encoding");
       ctx.length = 0;

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { ServiceError } from "../errors.js";
 import { type CallMeta, type InvokeResult, invoke } from "../operations/invoke.js";
-import { type Operation, PreserializedJson, RawBody } from "../operations/operation.js";
+import { type Operation, PreserializedJson, RawBody, type RestReaders } from "../operations/operation.js";
 import { parseJsonBytes } from "../util/json-depth.js";
 import { answerText, setHeader } from "./answer.js";
 import { isJsonRequest, JSON_CONTENT_TYPE, readRawBody } from "./body.js";
@@ -88,13 +88,15 @@ export async function jsonBodyOf(ctx: HcsContext): Promise<unknown> {
 
 /** The input of a REST call: query, then JSON body, then path parameters (the path wins). */
 async function restInput(ctx: HcsContext, operation: Operation): Promise<unknown> {
-  if (operation.restReaders?.input) return operation.restReaders.input(ctx);
+  // Every reader bound in the catalogue is written for this transport's context (see RestReaders).
+  const readers = operation.restReaders as RestReaders<HcsContext> | undefined;
+  if (readers?.input) return readers.input(ctx);
   const params = (ctx as unknown as { params?: Record<string, string> }).params ?? {};
   const body = ctx.method === "POST" || ctx.method === "PATCH" ? await jsonBodyOf(ctx) : {};
   // A body that is not an object (an array, a number) goes to the schema as it is, which refuses it with its issues.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
   return {
-    ...operation.restReaders?.fromHeaders?.(ctx),
+    ...readers?.fromHeaders?.(ctx),
     ...queryInput(ctx.query, operation.input),
     ...body,
     ...params,

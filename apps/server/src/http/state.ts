@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from "koa";
-import type { Caller } from "../services/api-keys.js";
+import type { Caller } from "../services/caller.js";
 
 /** Per-request state the HTTP layer shares (Koa's ctx.state); everything else belongs to the invocation. */
 export interface HcsState {
@@ -12,6 +12,11 @@ export interface HcsState {
   caller: Caller | null;
   /** Raw request body once read. */
   rawBody: Buffer | null;
+  /**
+   * The path template of the route serving the request (`/v1/a2a/grade/:npi`), null until one does: set by the
+   * route itself (http/route-template.ts, http/hot-routes.ts), read by the metrics, which label requests with it.
+   */
+  route: string | null;
 }
 
 export type HcsContext = ParameterizedContext<HcsState>;

@@ -5,6 +5,7 @@ import { grantCredits } from "../accounting/index.js";
 import type { AuditInTransaction } from "../services/audit.js";
 import { iso } from "../services/deps.js";
 import { jobView } from "../services/jobs.js";
+import { engineCapabilities } from "../store/engine-capabilities.js";
 import type { Engine } from "../store/migrations/engine.js";
 import type { Database, JobsTable } from "../store/schema.js";
 import { exponentialBackoffMs } from "../util/backoff.js";
@@ -35,7 +36,8 @@ export async function claimJobs(
       .whereRef("attempts", "<", "max_attempts")
       .orderBy("created_at")
       .limit(o.limit);
-    if (engine === "postgres") candidates = candidates.forUpdate().skipLocked();
+    // Several workers claim at once: each takes rows the others have not locked.
+    candidates = engineCapabilities(engine).locks.claim(candidates);
     const ids = (await candidates.execute()).map((r) => r.id);
     if (ids.length === 0) return [];
     return trx

@@ -9,7 +9,7 @@ import { setRateHeaders } from "../http/rate-headers.js";
 import { requestGuard } from "../http/rest-binding.js";
 import type { HcsContext } from "../http/state.js";
 import type { Operation } from "../operations/operation.js";
-import type { Caller } from "../services/api-keys.js";
+import type { Caller } from "../services/caller.js";
 import { nestsDeeperThan, tooDeepError } from "../util/json-depth.js";
 import { buildMcpServer } from "./mcp-server.js";
 import { countsAsRequest } from "./message-count.js";

@@ -20,8 +20,8 @@ import {
 } from "../accounting/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { isServiceError, ServiceError } from "../errors.js";
-import type { Caller } from "../services/api-keys.js";
 import { type AuditEvent, appendAuditEvent, outcomeOf } from "../services/audit.js";
+import type { Caller } from "../services/caller.js";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, storeUnavailableError } from "../store/availability.js";
 import type { Database } from "../store/schema.js";
 import { enforceAccess } from "./access.js";

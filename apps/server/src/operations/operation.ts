@@ -2,7 +2,7 @@ import type { ErrorCode, MeteredOperation } from "@hcs/protocol";
 import type { Transaction } from "kysely";
 import type { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
-import type { Caller } from "../services/api-keys.js";
+import type { Caller } from "../services/caller.js";
 import type { Database } from "../store/schema.js";
 import type { Access } from "./access.js";
 import type { InputErrorCodes } from "./input-errors.js";
@@ -82,18 +82,23 @@ export interface RestBinding {
   readonly readsOwnBody?: boolean;
 }
 
-/** How a REST request becomes the input where the generic reading does not fit; bound with the handler. */
-export interface RestReaders {
+/**
+ * How a REST request becomes the input where the generic reading does not fit; bound with the handler. `Ctx` is the
+ * HTTP transport's request context (http/state.ts's HcsContext): the operation layer does not know it, so an
+ * operation holds its readers as `RestReaders<never>` (any context's readers are that) and http/rest-binding.ts, which
+ * passes its own context, reads them back as `RestReaders<HcsContext>`.
+ */
+export interface RestReaders<Ctx = never> {
   /**
    * Where the input comes from when it is not the path parameters, the query and the JSON body (a scan upload
    * is signed raw bytes plus headers). Called only after the call is authorized and counted.
    */
-  readonly input?: (ctx: import("../http/state.js").HcsContext) => Promise<unknown>;
+  readonly input?: (ctx: Ctx) => Promise<unknown>;
   /**
    * Input fields read from the request's headers (content negotiation: `Accept` → `format`); the query, the body
    * and the path parameters are laid over them, so an explicit `?format=` wins over the header.
    */
-  readonly fromHeaders?: (ctx: import("../http/state.js").HcsContext) => Record<string, unknown>;
+  readonly fromHeaders?: (ctx: Ctx) => Record<string, unknown>;
 }
 
 /**
@@ -285,10 +290,10 @@ export function bindCapability<IB extends z.ZodType, OB extends z.ZodType, IA ex
 }
 
 /** The operation the pipeline runs: a declaration with its handler. */
-export function bindOperation<I extends z.ZodType, O extends z.ZodType>(
+export function bindOperation<I extends z.ZodType, O extends z.ZodType, Ctx = never>(
   declaration: OperationDeclaration<I, O>,
   run: (input: z.output<I>, call: OperationCall) => Promise<OperationAnswer<O>>,
-  restReaders?: RestReaders,
+  restReaders?: RestReaders<Ctx>,
 ): Operation {
   if (declaration.rest?.readsOwnBody && !restReaders?.input)
     throw new Error(`${declaration.id}: a REST twin that reads its own body needs its reader`);

@@ -2,7 +2,7 @@ import { type AccountOverview, GROUP_A_PLANS, planTermsOf } from "@hcs/protocol"
 import { countedWindows, groupAPolicy, groupBPolicy, type WindowState } from "../accounting/index.js";
 import { planHistory } from "./account-plans.js";
 import { getAccount } from "./accounts.js";
-import type { Caller } from "./api-keys.js";
+import type { Caller } from "./caller.js";
 import { iso, type ServiceDeps } from "./deps.js";
 import { statementPeriods, usageStatements } from "./usage-statements.js";
 

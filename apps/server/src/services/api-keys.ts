@@ -4,6 +4,7 @@ import { ServiceError } from "../errors.js";
 import type { CachedKey } from "../store/key-cache.js";
 import { randomBase62 } from "../util/ids.js";
 import type { AuditInTransaction } from "./audit.js";
+import type { Caller } from "./caller.js";
 import { refuseDirectoryAccount } from "./claims/claims.js";
 import { revokeDeployTokensOfKeyIn } from "./deploy-tokens.js";
 import { iso, type ServiceDeps } from "./deps.js";
@@ -11,22 +12,6 @@ import { iso, type ServiceDeps } from "./deps.js";
 /** `hcs_live_<12-char id>_<32-char secret>`: the id finds the row, the secret is checked against its hash. */
 const KEY_PATTERN = /^hcs_live_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
 export const API_KEY_PREFIX = "hcs_live_";
-
-/**
- * Who a call is made for: an API key, or — for a change made in the customer portal (docs/portal.md, "Credits") —
- * a signed-in person of the account, who holds no key. A portal caller has `keyId` null and `portalUserId` set, so
- * its audit event keeps `key_id` null and names the person as `actor.operator` = `user:<id>`, as every portal
- * event does; its rate limits are counted per person (`user:<id>`) as an API caller's are per key.
- */
-export interface Caller {
-  /** The API key the call came with; null for a portal caller. */
-  readonly keyId: string | null;
-  /** The portal user who made a key-less call; absent for calls made with a key. */
-  readonly portalUserId?: string;
-  readonly accountId: string;
-  readonly plan: Plan;
-  readonly tier: Tier;
-}
 
 // One-shot hash (Node 20.12+): no Hash object per call; ~0.7 against ~1.2 µs on the hot path (every keyed request).
 const sha256 = (s: string): Buffer => hash("sha256", s, "buffer") as unknown as Buffer;

@@ -1,6 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import { isEvidenceOperation } from "../audit/evidence-operations.js";
+import { engineCapabilities } from "../store/engine-capabilities.js";
 import { type HotExecutor, type HotSql, insertRows, insertRowsForIds } from "../store/hot-sql.js";
 import type { Database } from "../store/schema.js";
 
@@ -279,7 +280,7 @@ export async function appendAuditEvents(hot: HotSql, trx: HotExecutor, events: r
     CONTEXT_COLUMNS,
     events.map((e, i) => [ids[i]!, e.at, e.client_ip, storedDuration(e)]),
   );
-  if (hot.engine === "sqlite") {
+  if (engineCapabilities(hot.engine).audit.evidenceTable) {
     // SQLite's evidence table (migration 026): the events of the evidence operations, by resource. Rare; a set
     // lookup for the others.
     const evidence: [string, number][] = [];
@@ -303,7 +304,7 @@ async function insertEvents(
   events: readonly AuditEvent[],
   salts: readonly string[],
 ): Promise<number[]> {
-  if (hot.engine === "sqlite")
+  if (engineCapabilities(hot.engine).audit.recordText)
     return insertRowsForIds(
       hot,
       "audit_records",

@@ -65,9 +65,10 @@ export async function computeReputation(deps: ServiceDeps, clock: ReputationCloc
  * ids (a point read each, ~log2 of the last id), and averaged from there: around the window's edge, requests a few
  * milliseconds apart may fall on either side.
  */
-export async function averageDurationSince(store: Pick<Store, "db" | "engine">, since: string): Promise<number> {
+export async function averageDurationSince(store: Pick<Store, "db" | "audit">, since: string): Promise<number> {
   const context = store.db.selectFrom("audit_context").select((eb) => eb.fn.avg<number>("duration_ms").as("avg"));
-  if (store.engine !== "sqlite") return Number((await context.where("at", ">=", since).executeTakeFirst())?.avg ?? 0);
+  if (!store.audit.contextUnindexedByTime)
+    return Number((await context.where("at", ">=", since).executeTakeFirst())?.avg ?? 0);
   const first = await windowStart(store.db, since);
   if (first === null) return 0;
   return Number((await context.where("event_id", ">=", first).executeTakeFirst())?.avg ?? 0);

@@ -15,6 +15,7 @@ import {
 } from "kysely";
 import type pgModule from "pg";
 import { checkDataDirMode, ensureOwnerOnlyFile } from "../util/private-files.js";
+import { type AuditLayout, type EngineLocks, engineCapabilities } from "./engine-capabilities.js";
 import { type GradeCache, postgresGradeCache, sqliteGradeCache } from "./grade-cache.js";
 import { type HotSql, sqliteHotSql } from "./hot-sql.js";
 import { postgresHotSql } from "./hot-sql-postgres.js";
@@ -35,6 +36,13 @@ export type { Engine };
 export interface Store {
   readonly engine: Engine;
   readonly db: Kysely<Database>;
+  /**
+   * Row and transaction locks in the engine's idiom (claiming rows several workers want, locking a row to change
+   * it, serializing transactions): see engine-capabilities.ts. Code outside the store asks these, never the engine.
+   */
+  readonly locks: EngineLocks;
+  /** How the audit trail is stored on this engine and what its writers guarantee (engine-capabilities.ts). */
+  readonly audit: AuditLayout;
   /**
    * Group commit for hot-path writes (docs/architecture.md#4-settle): ops queued in one event-loop turn share one
    * transaction.
@@ -181,9 +189,12 @@ function makeStore(
 ): Store {
   const writes = new WriteBatcher(db);
   let probe: Promise<boolean> | null = null;
+  const { locks, audit } = engineCapabilities(engine);
   return {
     engine,
     db,
+    locks,
+    audit,
     writes,
     hot,
     keys,

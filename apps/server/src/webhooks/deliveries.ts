@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { iso } from "../services/deps.js";
+import { engineCapabilities } from "../store/engine-capabilities.js";
 import type { Engine } from "../store/migrations/engine.js";
 import type { Database, WebhookDeliveriesTable } from "../store/schema.js";
 import { exponentialBackoffMs } from "../util/backoff.js";
@@ -33,7 +34,8 @@ export async function claimDeliveries(
   if (o.limit <= 0) return { claimed: [], deferred: 0 };
   const now = iso(o.nowMs);
   return db.transaction().execute(async (trx) => {
-    if (engine === "postgres") await sql`select pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)})`.execute(trx);
+    const { locks } = engineCapabilities(engine);
+    await locks.exclusive(trx, CLAIM_LOCK);
     const leased = await trx
       .selectFrom("webhook_deliveries")
       .select((eb) => ["receiver", eb.fn.countAll<number>().as("n")])
@@ -54,7 +56,7 @@ export async function claimDeliveries(
       // Room for several receivers per round; the caller claims again at once when some were deferred.
       .limit(o.limit * Math.max(1, o.perReceiver) * 2);
     if (full.length > 0) candidates = candidates.where("receiver", "not in", full);
-    if (engine === "postgres") candidates = candidates.forUpdate().skipLocked();
+    candidates = locks.claim(candidates);
 
     const ids: string[] = [];
     let deferred = 0;

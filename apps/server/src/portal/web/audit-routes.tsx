@@ -1,10 +1,9 @@
 import type { AuditProofBundle } from "@hcs/protocol";
-import type Router from "@koa/router";
 import type { AppDeps } from "../../app-deps.js";
 import { accountEvent, recentAccountEvents } from "../../audit/account-events.js";
 import { auditProofFor } from "../../audit/proofs.js";
 import { isServiceError } from "../../errors.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { PortalError } from "../portal-errors.js";
 import { AuditPage, ProofPage, proofFileName } from "../views/audit.js";
 import { requireSignedIn, type SignedIn, viewerOf } from "./portal-request.js";
@@ -32,7 +31,7 @@ async function proofOrPending(deps: AppDeps, signedIn: SignedIn, id: number): Pr
 }
 
 /** Audit: the account's recent events and each one's proof (page and JSON bundle), over the audit services. */
-export function mountAuditRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountAuditRoutes(router: Routes, deps: AppDeps): void {
   router.get("/portal/audit", async (ctx) => {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;

@@ -1,8 +1,8 @@
-import type Router from "@koa/router";
 import type { VNode } from "preact";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
+import type { HcsContext } from "../../http/state.js";
 import { anonymousBucketOf } from "../../net/address-bucket.js";
 import { confirmTotpEnrolment, pendingTotpSecret } from "../mfa-enrolment.js";
 import { PORTAL_ERROR_STATUS, PortalError } from "../portal-errors.js";
@@ -85,7 +85,7 @@ async function partialSession(ctx: HcsContext, deps: AppDeps, stage: SessionStag
 }
 
 /** Sign-in (password, then TOTP or a recovery code), TOTP enrolment, invitations and sign-out. */
-export function mountAuthRoutes(router: Router<HcsState>, deps: AppDeps, throttle: SignInThrottle): void {
+export function mountAuthRoutes(router: Routes, deps: AppDeps, throttle: SignInThrottle): void {
   router.get("/portal/sign-in", (ctx) => {
     const idle = ctx.query.idle === "1";
     const minutes = deps.portal?.idleMinutes ?? DEFAULT_IDLE_MINUTES;

@@ -1,10 +1,10 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import { vendorIdOf } from "../../administrative/business-associate.js";
 import { type BusinessAssociates, listBusinessAssociates } from "../../administrative/business-associates.js";
 import type { AppDeps } from "../../app-deps.js";
 import { baaOperation } from "../../catalogue/administrative/baa.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
+import type { HcsContext } from "../../http/state.js";
 import { PortalError } from "../portal-errors.js";
 import { BusinessAssociateFormPage, type BusinessAssociateFormValues } from "../views/business-associate-form.js";
 import { refusalReason } from "./form-refusal.js";
@@ -62,7 +62,7 @@ const valuesOf = (b: Recorded): BusinessAssociateFormValues => ({
  * Adding and editing business associates and their BAA dates through the API's own operation (hipaa.baa, upsert)
  * over the portal bridge: the same checks, rate-limit count and audit event as an API call.
  */
-export function mountBusinessAssociateRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountBusinessAssociateRoutes(router: Routes, deps: AppDeps): void {
   const recordedOf = async (npi: string, vendorId: string | undefined): Promise<Recorded> => {
     const list = await listBusinessAssociates(deps, npi);
     const found = list.business_associates.find((b) => b.vendor_id === vendorId);

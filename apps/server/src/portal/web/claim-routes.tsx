@@ -1,8 +1,7 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { claimPracticeOperation, verifyClaimOperation } from "../../catalogue/practices/claims.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { listClaims } from "../../services/claims/claims.js";
 import { can } from "../roles.js";
 import { ClaimsPage } from "../views/claims.js";
@@ -15,7 +14,7 @@ import { seeOther, sendPage } from "./responses.js";
  * Settings → Add a practice: the account's claims; adding one and verifying it invoke the operations the API
  * serves (`hipaa.claim_practice`, `verifyClaim`) through the same pipeline, audited with transport `portal`.
  */
-export function mountClaimRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountClaimRoutes(router: Routes, deps: AppDeps): void {
   const page = async (signedIn: SignedIn, o: { notice?: string; error?: string } = {}) => (
     <ClaimsPage
       viewer={await viewerOf(deps, signedIn)}

@@ -1,11 +1,11 @@
-import type Router from "@koa/router";
 import { dateOf } from "../../administrative/calendar-date.js";
 import type { IncidentView } from "../../administrative/incident-schema.js";
 import { getIncidentRow, incidentView } from "../../administrative/incidents.js";
 import type { AppDeps } from "../../app-deps.js";
 import { createIncidentOperation, patchIncidentOperation } from "../../catalogue/administrative/incidents.js";
 import { isServiceError } from "../../errors.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
+import type { HcsContext } from "../../http/state.js";
 import { PortalError } from "../portal-errors.js";
 import { IncidentFormPage } from "../views/incident-form.js";
 import { refusalReason } from "./form-refusal.js";
@@ -25,7 +25,7 @@ import { mountRecordEditor } from "./record-editor.js";
  * portal bridge: the same checks, rate-limit count and audit event as an API call. A refused form comes back with
  * the person's answers and the reason.
  */
-export function mountIncidentRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountIncidentRoutes(router: Routes, deps: AppDeps): void {
   /** The practice's incident `id` (404 for another practice's or account's: its existence does not leak). */
   const incidentOf = async (signedIn: SignedIn, npi: string, id: string | undefined): Promise<IncidentView> => {
     const row = await getIncidentRow(deps, String(id), signedIn.session.user.accountId).catch((err: unknown) => {

@@ -1,10 +1,9 @@
 import { CREDIT_PRICES } from "@hcs/protocol";
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { PolicyList } from "../../administrative/policies/policy-schemas.js";
 import type { AppDeps } from "../../app-deps.js";
 import { policiesOperation, range24 } from "../../catalogue/administrative/policies.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { readForm } from "./forms.js";
 import { ownedPractice } from "./owned-practice.js";
 import { invokeForPortal, outputOrThrow } from "./portal-operations.js";
@@ -28,7 +27,7 @@ export const POLICY_DOCUMENT_PRICE = CREDIT_PRICES.policy_document;
  * count and the audit event are the operation's own settlement (docs/portal.md, "Credits"). The answer is a
  * redirect to the Records page (a reload does not generate, or charge, twice).
  */
-export function mountPolicyRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountPolicyRoutes(router: Routes, deps: AppDeps): void {
   router.post("/portal/practices/:npi/policies/generate", async (ctx) => {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;

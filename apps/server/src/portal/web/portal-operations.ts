@@ -5,7 +5,7 @@ import type { HcsContext } from "../../http/state.js";
 import { type InvokeResult, invoke } from "../../operations/invoke.js";
 import type { Operation } from "../../operations/operation.js";
 import { getAccount } from "../../services/accounts.js";
-import type { Caller } from "../../services/api-keys.js";
+import type { Caller } from "../../services/caller.js";
 import { PortalError } from "../portal-errors.js";
 import type { PortalPermission } from "../roles.js";
 import { assertCan, type SignedIn } from "./portal-request.js";

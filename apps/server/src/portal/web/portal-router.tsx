@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
 import { requestGuard } from "../../http/rest-binding.js";
+import { templatedRoutes } from "../../http/route-template.js";
 import type { HcsContext, HcsMiddleware, HcsState } from "../../http/state.js";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../../store/availability.js";
 import { PORTAL_FAVICON } from "../assets/favicon.js";
@@ -67,31 +68,33 @@ function errorPage(ctx: HcsContext, status: number, message: string): void {
  */
 export function portalMiddleware(deps: AppDeps): HcsMiddleware {
   const router = new Router<HcsState>({ sensitive: true, strict: false });
+  // Every page names its path template for the metrics as it starts (http/route-template.ts).
+  const pages = templatedRoutes(router);
   const assets: Record<string, { type: string; body: string }> = {
     "/portal/assets/portal.css": { type: "text/css; charset=utf-8", body: PORTAL_CSS },
     "/portal/assets/portal.js": { type: "text/javascript; charset=utf-8", body: PORTAL_JS },
     "/portal/assets/favicon.svg": { type: "image/svg+xml", body: PORTAL_FAVICON },
   };
   for (const [path, asset] of Object.entries(assets))
-    router.get(path, (ctx) => {
+    pages.get(path, (ctx) => {
       ctx.set("Content-Type", asset.type);
       ctx.set("Cache-Control", "public, max-age=3600");
       ctx.body = asset.body;
     });
-  mountAuthRoutes(router, deps, new SignInThrottle(SIGN_INS_PER_MINUTE, () => deps.now().getTime()));
-  mountPracticeRoutes(router, deps);
-  mountRecordsRoutes(router, deps);
-  mountPolicyRoutes(router, deps);
-  mountRiskAssessmentRoutes(router, deps);
-  mountReportsRoutes(router, deps);
-  mountAuditRoutes(router, deps);
-  mountClaimRoutes(router, deps);
-  mountSettingsRoutes(router, deps);
-  mountIncidentRoutes(router, deps);
-  mountTrainingRoutes(router, deps);
-  mountBusinessAssociateRoutes(router, deps);
-  mountRestoreTestRoutes(router, deps);
-  mountPrivacyRoutes(router, deps);
+  mountAuthRoutes(pages, deps, new SignInThrottle(SIGN_INS_PER_MINUTE, () => deps.now().getTime()));
+  mountPracticeRoutes(pages, deps);
+  mountRecordsRoutes(pages, deps);
+  mountPolicyRoutes(pages, deps);
+  mountRiskAssessmentRoutes(pages, deps);
+  mountReportsRoutes(pages, deps);
+  mountAuditRoutes(pages, deps);
+  mountClaimRoutes(pages, deps);
+  mountSettingsRoutes(pages, deps);
+  mountIncidentRoutes(pages, deps);
+  mountTrainingRoutes(pages, deps);
+  mountBusinessAssociateRoutes(pages, deps);
+  mountRestoreTestRoutes(pages, deps);
+  mountPrivacyRoutes(pages, deps);
   const routes = router.routes();
   const allowed = router.allowedMethods();
 

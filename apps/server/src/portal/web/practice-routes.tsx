@@ -5,13 +5,12 @@ import {
   SeveritySchema,
   SourceSchema,
 } from "@hcs/protocol";
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { revokeAgentOperation } from "../../catalogue/scanners/enrolments.js";
 import { deployTokenOperation } from "../../catalogue/scanners/network.js";
 import { isServiceError } from "../../errors.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { groupAgents } from "../../services/agent-groups.js";
 import { lastScanByAgent } from "../../services/agent-last-scans.js";
 import { evaluateComplianceState, readPracticeEvidence } from "../../services/compliance-state.js";
@@ -44,7 +43,7 @@ const present = (query: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(query).filter(([, v]) => typeof v === "string" && v !== ""));
 
 /** The practice pages: dashboard, findings and scanner, over the services the API's operations use. */
-export function mountPracticeRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountPracticeRoutes(router: Routes, deps: AppDeps): void {
   router.get("/portal", async (ctx) => {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;

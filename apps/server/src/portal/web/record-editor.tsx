@@ -1,8 +1,8 @@
-import type Router from "@koa/router";
 import type { JSX } from "preact";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
+import type { HcsContext } from "../../http/state.js";
 import type { Viewer } from "../views/layout.js";
 import { readForm } from "./forms.js";
 import { ownedPractice } from "./owned-practice.js";
@@ -67,11 +67,7 @@ export type FormPageSender<R> = (
  * permission, the practice owned by the person's account, the record of that practice; a save redirects to the
  * record's page, so a reload does not post again. Answers the function that sends the editor's form page.
  */
-export function mountRecordEditor<R>(
-  router: Router<HcsState>,
-  deps: AppDeps,
-  editor: RecordEditor<R>,
-): FormPageSender<R> {
+export function mountRecordEditor<R>(router: Routes, deps: AppDeps, editor: RecordEditor<R>): FormPageSender<R> {
   const base = `/portal/practices/:npi/${editor.segment}`;
   const page: FormPageSender<R> = async (ctx, signedIn, practice, recorded, values, status, messages = {}) =>
     sendPage(

@@ -1,11 +1,10 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import { listBusinessAssociates } from "../../administrative/business-associates.js";
 import { listIncidents } from "../../administrative/incidents.js";
 import { groupBDownload, listPolicies, policyDownload } from "../../administrative/policies/policy-documents.js";
 import { trainingStatus } from "../../administrative/training.js";
 import type { AppDeps } from "../../app-deps.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { listRestoreTests } from "../../readiness/restore-tests.js";
 import { getAccount } from "../../services/accounts.js";
 import { PortalError } from "../portal-errors.js";
@@ -32,7 +31,7 @@ const RECORDED_NOTICE = {
 } as const;
 
 /** The practice's administrative records (read) and policy downloads, over the administrative services. */
-export function mountRecordsRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountRecordsRoutes(router: Routes, deps: AppDeps): void {
   router.get("/portal/practices/:npi/records", async (ctx) => {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;

@@ -1,9 +1,8 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { isServiceError } from "../../errors.js";
 import { clientGoneSignal } from "../../http/client-gone.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { completedReportsOf } from "../../reports/practice-reports.js";
 import { REPORT_FORMATS, renderReport, reportSourcesForJob } from "../../reports/report-service.js";
 import { PortalError } from "../portal-errors.js";
@@ -20,7 +19,7 @@ const JobIdSchema = z.uuid();
  * (`reportSourcesForJob` + `renderReport`, with the signed-in person's account), served under /portal so the session
  * and the account decide who reads it.
  */
-export function mountReportsRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountReportsRoutes(router: Routes, deps: AppDeps): void {
   router.get("/portal/practices/:npi/reports", async (ctx) => {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;

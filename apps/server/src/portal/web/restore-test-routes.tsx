@@ -1,8 +1,8 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { recordRestoreTestOperation } from "../../catalogue/administrative/restore-tests.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
+import type { HcsContext } from "../../http/state.js";
 import { RestoreTestFormPage, type RestoreTestFormValues } from "../views/restore-test-form.js";
 import { refusalReason } from "./form-refusal.js";
 import { readForm } from "./forms.js";
@@ -24,7 +24,7 @@ const RestoreTestFormSchema = z.strictObject({
  * Recording a restore test through the API's own operation (recordRestoreTest) over the portal bridge: the same
  * checks, rate-limit count and audit event as an API call; the restore findings and the grade follow as they do there.
  */
-export function mountRestoreTestRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountRestoreTestRoutes(router: Routes, deps: AppDeps): void {
   const page = async (
     ctx: HcsContext,
     signedIn: SignedIn,

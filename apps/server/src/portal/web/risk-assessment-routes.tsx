@@ -1,10 +1,10 @@
 import { CREDIT_PRICES } from "@hcs/protocol";
-import type Router from "@koa/router";
 import { z } from "zod";
 import { riskAssessmentView } from "../../administrative/risk-assessments.js";
 import type { AppDeps } from "../../app-deps.js";
 import { sraOperation } from "../../catalogue/administrative/risk-assessment.js";
-import type { HcsContext, HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
+import type { HcsContext } from "../../http/state.js";
 import { PortalError } from "../portal-errors.js";
 import { can } from "../roles.js";
 import { initialState, readSraForm, SraFormFieldsSchema, type SraFormState } from "../sra-form.js";
@@ -25,7 +25,7 @@ const ResultQuerySchema = z.object({ ran: z.literal("1").optional() });
  * plan may call, at its price — by the portal bridge, so the charge, the ledger row, the rate-limit count and the
  * audit event are the operation's own settlement. Success redirects to the result (a reload does not charge twice).
  */
-export function mountRiskAssessmentRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountRiskAssessmentRoutes(router: Routes, deps: AppDeps): void {
   const formPage = async (
     ctx: HcsContext,
     signedIn: SignedIn,

@@ -1,11 +1,11 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { AppDeps } from "../../app-deps.js";
 import { createApiKeyOperation, revokeApiKeyOperation } from "../../catalogue/accounts/api-keys.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { accountOverview } from "../../services/account-overview.js";
 import { getAccount, rotateWebhookSecret, webhookSecretIsSet } from "../../services/accounts.js";
-import { type Caller, listApiKeys } from "../../services/api-keys.js";
+import { listApiKeys } from "../../services/api-keys.js";
+import type { Caller } from "../../services/caller.js";
 import { creditLedger } from "../../services/credit-ledger.js";
 import { PortalError } from "../portal-errors.js";
 import { can, PortalRoleSchema, rolesInvitableBy } from "../roles.js";
@@ -21,7 +21,7 @@ import { seeOther, sendPage } from "./responses.js";
  * Settings: API access (plan, credits, rate limits, usage per period — what `GET /v1/a2a/account` answers — keys,
  * the webhook secret and the ledger) and People (invitations with a role).
  */
-export function mountSettingsRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountSettingsRoutes(router: Routes, deps: AppDeps): void {
   const apiPage = async (
     signedIn: SignedIn,
     newKey: { id: string; apiKey: string } | null,

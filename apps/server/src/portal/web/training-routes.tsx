@@ -1,9 +1,8 @@
-import type Router from "@koa/router";
 import { checkRosterCsv } from "../../administrative/training.js";
 import type { TrainingStatus } from "../../administrative/training-schemas.js";
 import type { AppDeps } from "../../app-deps.js";
 import { trainingRecordsOperation } from "../../catalogue/administrative/training.js";
-import type { HcsState } from "../../http/state.js";
+import type { Routes } from "../../http/route-template.js";
 import { TrainingRosterPage } from "../views/training-roster.js";
 import { refusalReason } from "./form-refusal.js";
 import { ownedPractice } from "./owned-practice.js";
@@ -20,7 +19,7 @@ export const MAX_ROSTER_UPLOAD_MIB = 2;
  * with its line and nothing is stored — then stored by the API's own operation (recordTraining) through the
  * portal bridge, so the rate-limit count and the audit event are those of an API upload.
  */
-export function mountTrainingRoutes(router: Router<HcsState>, deps: AppDeps): void {
+export function mountTrainingRoutes(router: Routes, deps: AppDeps): void {
   router.get("/portal/practices/:npi/training/roster", async (ctx) => {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;
