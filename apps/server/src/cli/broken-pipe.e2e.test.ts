@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { openMigratedStore } from "../server.js";
 import { createAccount } from "../services/accounts.js";
-import { SERVER_BIN } from "../test-support/server-process.js";
+import { HCS_BIN } from "../test-support/hcs-bin.js";
 
 /*
  * `hcs-server … | head`: the reader takes what it wants and closes the pipe. The command must end quietly and
@@ -53,7 +53,7 @@ beforeAll(async () => {
 /** Runs `hcs-server <args>`, reads the first chunk of its stdout, then closes the pipe's reading end. */
 function runThenCloseReader(args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER_BIN, ...args], {
+    const child = spawn(process.execPath, [...HCS_BIN.nodeArgs, ...args], {
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { openMigratedStore } from "../server.js";
+import { HCS_BIN } from "../test-support/hcs-bin.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
 import {
   endpointCsv,
@@ -16,7 +17,6 @@ import {
 import { writeGeneratedNppesFile } from "../test-support/nppes-generator.js";
 
 const FILES = registryAnswerFiles();
-const BIN = join(import.meta.dirname, "..", "bin.ts");
 
 /** The real `hcs-server data import nppes|nppes-endpoints` on a data dir: progress, audit, status, a kill and a resume. */
 describe.skipIf(!FILES)("hcs-server data import nppes / nppes-endpoints", () => {
@@ -69,7 +69,7 @@ describe.skipIf(!FILES)("hcs-server data import nppes / nppes-endpoints", () => 
   it("a killed import resumes where it was killed; the finished file holds every record once", async () => {
     const big = join(dir, "npidata_big.csv");
     await writeGeneratedNppesFile(big, 60_000);
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, "data", "import", "nppes", "--file", big], {
+    const child = spawn(process.execPath, [...HCS_BIN.nodeArgs, "data", "import", "nppes", "--file", big], {
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",

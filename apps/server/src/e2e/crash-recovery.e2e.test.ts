@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpRequestTo } from "../lab/https-client.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../lab/webhook-receiver.js";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../sample-practices/index.js";
+import { HCS_BIN } from "../test-support/hcs-bin.js";
 import { serverProcessEnv } from "../test-support/server-env.js";
-import { SERVER_BIN, startServerProcess } from "../test-support/server-process.js";
+import { startServerProcess } from "../test-support/server-process.js";
 
-const BIN = SERVER_BIN;
 const JOBS = 24;
 
 function freePort(): Promise<number> {
@@ -74,9 +74,7 @@ describe("a server killed with SIGKILL while jobs run", () => {
       execFileSync(
         process.execPath,
         [
-          "--import",
-          "tsx",
-          BIN,
+          ...HCS_BIN.nodeArgs,
           "practices",
           "add",
           "--npi",
@@ -96,7 +94,7 @@ describe("a server killed with SIGKILL while jobs run", () => {
       );
     }
     const secret = JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", BIN, "--json", "accounts", "webhook-secret", accountId], {
+      execFileSync(process.execPath, [...HCS_BIN.nodeArgs, "--json", "accounts", "webhook-secret", accountId], {
         env: serverProcessEnv(env),
         encoding: "utf8",
       }),

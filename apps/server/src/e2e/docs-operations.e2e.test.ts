@@ -1,9 +1,7 @@
 import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
@@ -12,6 +10,7 @@ import { createSecretBox, loadMasterKey } from "../secrets/master-key.js";
 import { openMigratedStore } from "../server.js";
 import { namedBlock, repoDoc } from "../test-support/doc-commands.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
+import { HCS_BIN } from "../test-support/hcs-bin.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
 import { createTestDatabase, shouldRunPostgres } from "../test-support/postgres.js";
 import { startServerProcess } from "../test-support/server-process.js";
@@ -24,19 +23,17 @@ import { startServerProcess } from "../test-support/server-process.js";
 
 const run = promisify(execFile);
 const OPERATIONS = repoDoc("docs/operations.md");
-const SERVER_BIN = join(import.meta.dirname, "..", "bin.ts");
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const NPI = "1234567893";
 // The same public URL before and after: the audit log is named after its host (docs/audit.md).
 const PUBLIC_URL = "https://hcs-backups.test";
 
 const work = mkdtempSync(join(tmpdir(), "hcs-doc-backups-"));
-// `hcs-server` as an installed server has it on PATH: here, the sources through tsx.
+// `hcs-server` as an installed server has it on PATH: here, test-support/hcs-bin.ts's (the sources, or the build).
 const bin = join(work, "bin");
 mkdirSync(bin);
 writeFileSync(
   join(bin, "hcs-server"),
-  `#!/bin/sh\nexec "${process.execPath}" --import "${TSX}" "${SERVER_BIN}" "$@"\n`,
+  `#!/bin/sh\nexec "${process.execPath}" ${HCS_BIN.nodeArgs.map((a) => `"${a}"`).join(" ")} "$@"\n`,
 );
 chmodSync(join(bin, "hcs-server"), 0o755);
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { HCS_BIN } from "../test-support/hcs-bin.js";
 import { shouldRunPostgres } from "../test-support/postgres.js";
-import { SERVER_BIN } from "../test-support/server-process.js";
 import { formatSoak, runSoak } from "../test-support/soak/soak.js";
 
 const runPg = await shouldRunPostgres();
@@ -17,7 +17,7 @@ describe.runIf(runPg)("soak: the distributed setup under traffic and faults", ()
     async () => {
       const result = await runSoak({
         durationS: DURATION_S,
-        bin: { nodeArgs: ["--import", "tsx"], script: SERVER_BIN },
+        bin: { nodeArgs: [...HCS_BIN.loader], script: HCS_BIN.script },
         loopbackPrefix: "127.0.71",
       });
       const report = formatSoak(result);

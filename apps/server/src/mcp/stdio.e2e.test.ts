@@ -16,8 +16,8 @@ import { revokeApiKey } from "../services/api-keys.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { gradeJsonForNpi } from "../services/grades.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
+import { HCS_BIN } from "../test-support/hcs-bin.js";
 import { runHcsServer } from "../test-support/hcs-server-cli.js";
-import { SERVER_BIN } from "../test-support/server-process.js";
 
 const NPI = "1234567893";
 let dataDir: string;
@@ -43,7 +43,7 @@ afterAll(async () => {
 function stdioTransport(env: Record<string, string>) {
   return new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", SERVER_BIN, "mcp"],
+    args: [...HCS_BIN.nodeArgs, "mcp"],
     cwd: join(import.meta.dirname, "..", ".."),
     env: { HCS_DATA_DIR: dataDir, HCS_LOG_LEVEL: "info", ...env },
     stderr: "pipe",

@@ -1,13 +1,8 @@
 import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { HCS_BIN } from "./hcs-bin.js";
 
 const run = promisify(execFile);
-const BIN = join(import.meta.dirname, "..", "bin.ts");
-/** tsx's loader by path: `--import tsx` would be looked up from the command's working directory. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 export interface CliRun {
   readonly code: number;
@@ -29,7 +24,7 @@ export function withStoreLine(code: number, stdout: string, stderr: string): Cli
 }
 
 /**
- * Runs the real `hcs-server` entry point (through tsx) on `dataDir` (HCS_DATA_DIR, resolved from `options.cwd` when
+ * Runs the real `hcs-server` entry point (test-support/hcs-bin.ts: the sources through tsx, or the build) on `dataDir` (HCS_DATA_DIR, resolved from `options.cwd` when
  * relative) and returns its exit code and output. Only PATH and HOME come from this process's environment.
  */
 export async function runHcsServer(
@@ -39,7 +34,7 @@ export async function runHcsServer(
   options: { cwd?: string } = {},
 ): Promise<CliRun> {
   try {
-    const r = await run(process.execPath, ["--import", TSX, BIN, ...args], {
+    const r = await run(process.execPath, [...HCS_BIN.nodeArgs, ...args], {
       ...(options.cwd ? { cwd: options.cwd } : {}),
       env: {
         PATH: process.env.PATH ?? "",

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
+import { HCS_BIN } from "./hcs-bin.js";
 import { serverProcessEnv } from "./server-env.js";
 
-/** The real `hcs-server` entry point, run through tsx (tests never need a build). */
-export const SERVER_BIN = join(import.meta.dirname, "..", "bin.ts");
+/** The real `hcs-server` entry point (test-support/hcs-bin.ts: the sources through tsx, or the build). */
+export const SERVER_BIN = HCS_BIN.script;
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -26,7 +26,7 @@ export function startServerProcess(
   timeoutMs = 60_000,
 ): Promise<{ proc: ServerProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER_BIN, ...args], {
+    const child = spawn(process.execPath, [...HCS_BIN.nodeArgs, ...args], {
       env: serverProcessEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
