@@ -49,7 +49,7 @@ describe("hcs-server serve loads the portal on its first request", () => {
     const before = watch.loaded();
     // The observation works: the server's own modules and packages are seen.
     expect(packagesOf(before)).toContain("koa");
-    expect(before.some((u) => /\/src\/app\.ts$/.test(u))).toBe(true);
+    expect(before.some((u) => /\/(src\/app\.ts|dist\/app\.js)$/.test(u))).toBe(true);
     expect([...packagesOf(before)].filter((p) => PORTAL_PACKAGES.includes(p))).toEqual([]);
     expect(before.filter(isPortalRouter)).toEqual([]);
 
