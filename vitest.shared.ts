@@ -25,19 +25,50 @@ export function workspaceTestConfig(
     fileParallelism?: boolean;
     /** false: test files of one worker share loaded modules (no test may rely on fresh module state or vi.mock). */
     isolate?: boolean;
+    /**
+     * Files that measure latency or memory under a load they make themselves: they run after the others, one at a
+     * time, so that no other test file competes with them for the two cores (a /healthz p99 bound failed at 58 ms
+     * with another e2e file beside it, the server's own CPU per loop turn at 26 ms).
+     */
+    alone?: readonly string[];
   } = {},
 ) {
   const tier = options.tier ?? "fast";
+  const include = tier === "e2e" ? [E2E_TEST_FILES] : ["src/**/*.test.ts"];
+  const exclude = tier === "e2e" ? configDefaults.exclude : [...configDefaults.exclude, E2E_TEST_FILES];
+  const alone = options.alone ?? [];
+  // Inline projects extend the root's test options and concatenate its arrays: include and exclude are the root's
+  // only when there are no projects.
+  const files = { include, exclude };
   return defineConfig({
     test: {
-      include: tier === "e2e" ? [E2E_TEST_FILES] : ["src/**/*.test.ts"],
-      exclude: tier === "e2e" ? configDefaults.exclude : [...configDefaults.exclude, E2E_TEST_FILES],
+      ...(alone.length > 0 ? {} : files),
       testTimeout: options.testTimeout ?? 15_000,
       fileParallelism: options.fileParallelism ?? true,
       ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
       ...(options.isolate === false ? { isolate: false } : {}),
       passWithNoTests: false,
       reporters: ["default", ["json", { outputFile: `.test-results/vitest-${tier}.json` }]],
+      ...(alone.length > 0
+        ? {
+            projects: [
+              {
+                extends: true,
+                test: { name: tier, include, exclude: [...exclude, ...alone], sequence: { groupOrder: 0 } },
+              },
+              {
+                extends: true,
+                test: {
+                  name: `${tier}-alone`,
+                  include: [...alone],
+                  exclude,
+                  fileParallelism: false,
+                  sequence: { groupOrder: 1 },
+                },
+              },
+            ],
+          }
+        : {}),
     },
   });
 }
