@@ -59,7 +59,7 @@ export function isEmptyPlan(plan: SettlementPlan): boolean {
  * database function (settle-group-postgres.ts). The count may turn the answer into a 429 and a short balance into a
  * 402 — in both cases nothing is charged. If the transaction fails, nothing of it happened and the caller must fail the call.
  */
-export async function settle(deps: SettleDeps, plan: SettlementPlan): Promise<Settled> {
+export async function settle(deps: ServiceDeps, plan: SettlementPlan): Promise<Settled> {
   const write = settlementWriteOf(plan);
   const written = await deps.store.writes.runInBulk(SETTLEMENT_WRITERS[deps.store.engine], {
     hot: deps.store.hot,
@@ -69,9 +69,6 @@ export async function settle(deps: SettleDeps, plan: SettlementPlan): Promise<Se
   if (write.counters && written.counts) mirrorCounts(deps.store.rates, write.counters, written.counts, write.nowMs);
   return settledOf(write, written);
 }
-
-/** What settle needs: the store and the clock. */
-export type SettleDeps = ServiceDeps;
 
 /** The write a plan asks for: its counters, its charge and the audit event of each way the call can end. */
 function settlementWriteOf(plan: SettlementPlan): SettlementWrite {

@@ -16,7 +16,6 @@ export interface HcsBin {
   readonly script: string;
   /** The loader's arguments alone (empty for the build). */
   readonly loader: readonly string[];
-  readonly built: boolean;
 }
 
 const SOURCE_BIN = join(import.meta.dirname, "..", "bin.ts");
@@ -29,10 +28,10 @@ function hcsBin(): HcsBin {
   if (setting === "dist") {
     if (!existsSync(BUILT_BIN))
       throw new Error(`HCS_TEST_BIN=dist but ${BUILT_BIN} is missing: run npm run build first`);
-    return { nodeArgs: [BUILT_BIN], script: BUILT_BIN, loader: [], built: true };
+    return { nodeArgs: [BUILT_BIN], script: BUILT_BIN, loader: [] };
   }
   if (setting !== "src") throw new Error(`HCS_TEST_BIN must be src or dist (got "${setting}")`);
-  return { nodeArgs: ["--import", TSX, SOURCE_BIN], script: SOURCE_BIN, loader: ["--import", TSX], built: false };
+  return { nodeArgs: ["--import", TSX, SOURCE_BIN], script: SOURCE_BIN, loader: ["--import", TSX] };
 }
 
 export const HCS_BIN: HcsBin = hcsBin();

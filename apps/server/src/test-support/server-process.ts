@@ -2,9 +2,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { HCS_BIN } from "./hcs-bin.js";
 import { serverProcessEnv } from "./server-env.js";
 
-/** The real `hcs-server` entry point (test-support/hcs-bin.ts: the sources through tsx, or the build). */
-export const SERVER_BIN = HCS_BIN.script;
-
 export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */

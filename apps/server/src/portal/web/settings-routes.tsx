@@ -69,7 +69,7 @@ export function mountSettingsRoutes(router: Routes, deps: AppDeps): void {
     const signedIn = await requireSignedIn(ctx, deps);
     if (!signedIn) return;
     const form = await readForm(ctx, signedIn.cookie, z.object({ label: z.string().trim().max(100).default("") }));
-    assertCan(signedIn, "manage_api_keys");
+    // invokeForPortal checks the role's manage_api_keys permission.
     const created = outputOrThrow(
       ctx,
       await invokeForPortal(ctx, deps, signedIn, createApiKeyOperation, { label: form.label }, "manage_api_keys"),
