@@ -1,8 +1,9 @@
 // bench/host-audit: Lynis (the Debian package) and the packaged scanner audit this machine in the same run. Prints
 // the agreement table for the documented mapping of Lynis test ids to scanner checks (agree / scanner misses /
 // scanner extra / disagree), whether any finding claims network exposure of a loopback-only listener, and both run
-// times with their ratio. Goals (issue 16): ≥ 90 % of Lynis's HIPAA-relevant items matched, no such claim, scan
-// time ≤ 0.2× Lynis's. The scanner gets loopback targets only (--targets 127.0.0.1); Lynis audits locally.
+// times with their ratio. Goals (docs/scanner.md#measured-against-lynis-benchhost-audit): ≥ 90 % of Lynis's
+// HIPAA-relevant items matched, no such claim, scan time ≤ 0.2× Lynis's. The scanner gets loopback targets only
+// (--targets 127.0.0.1); Lynis audits locally.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";

@@ -1,6 +1,7 @@
-// bench/intel: the two threat-intelligence budgets of issue 12, in this process, on each storage engine the server
-// runs on — an embedded SQLite store, then PostgreSQL (DATABASE_URL, else the local test database, as the tests
-// reach it; skipped with a printed reason when unreachable), each in a store of its own:
+// bench/intel: the two threat-intelligence budgets (docs/performance.md#intel; the feeds and breach matching they
+// time: docs/intelligence.md), in this process, on each storage engine the server runs on — an embedded SQLite
+// store, then PostgreSQL (DATABASE_URL, else the local test database, as the tests reach it; skipped with a printed
+// reason when unreachable), each in a store of its own:
 //  1. Import of the full CISA KEV catalogue (parse, schema validation, replace in one transaction, re-evaluate
 //     scanner hosts and sites) — budget < 2 s. Baseline in the same run: JSON.parse of the same file alone.
 //  2. Breach check (hipaa.breach's lookup: name keys → indexed join → confidence) at 10,000 imported breach reports

@@ -1,7 +1,8 @@
-// bench/nppes-import: the NPPES data file import of issue 37 — target: the full file (~8 million records, ~9 GB) in
-// under 15 minutes on a 2-core machine, with flat memory. Generated records in the real 330-column layout
-// (invented names, ~1.17 KB a record like the real file's ~1.1 KB), NPPES_BENCH_ROWS of them (default 200,000), in
-// a file on disk. In the same run:
+// bench/nppes-import: the NPPES data file import (docs/onboarding.md#the-directory; results in
+// docs/performance.md#nppes-import) — target: the full file (~8 million records, ~9 GB) in under 15 minutes on a
+// 2-core machine, with flat memory. Generated records in the real 330-column layout (invented names, ~1.17 KB a
+// record like the real file's ~1.1 KB), NPPES_BENCH_ROWS of them (default 200,000), in a file on disk.
+// In the same run:
 //  - baseline: the raw CSV tokenizer alone over the same file, decoding the same columns (what reading costs);
 //  - the import (`importDirectoryFile`, what `hcs-server data import nppes` runs): tokenize, validate, upsert in
 //    committed batches, on an embedded SQLite store, then on PostgreSQL (DATABASE_URL, else the local test

@@ -29,7 +29,10 @@ export interface AppDeps extends ServiceDeps {
   readonly auditAnchoring?: AnchoringStatusSource;
   /** Grades vendors' domains for hipaa.vendor_risk (absent where no scan engine runs: vendor grades not available). */
   readonly vendorGrades?: VendorGradeSource;
-  /** Breach history of vendors (the intelligence issue's HHS data; absent until it lands). */
+  /**
+   * Breach history of vendors, from the imported HHS breach reports (docs/intelligence.md, "Breach matching");
+   * absent: hipaa.vendor_risk reports a vendor's breaches as "not available".
+   */
   readonly breachHistory?: BreachHistoryProvider;
   /**
    * What /downloads/ serves: the scanner package (null when none was found at start-up) and the CA certificate

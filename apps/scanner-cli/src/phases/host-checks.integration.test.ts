@@ -12,8 +12,9 @@ import { linuxMalwareReading } from "./patches/malware-readers.js";
 
 const isRoot = process.getuid?.() === 0;
 
-// Issue 16's remaining host checks, read from this machine for real. Each asserts what the machine itself shows,
-// so it holds wherever it runs; the replaced-program case is staged by the test and removed after.
+// The host checks of docs/scanner.md#where-the-remaining-host-checks-live (malware protection, services on replaced
+// libraries, file integrity, removable media), read from this machine for real. Each asserts what the machine
+// itself shows, so it holds wherever it runs; the replaced-program case is staged by the test and removed after.
 describe.runIf(process.platform === "linux")("host checks on this Linux machine", () => {
   it("a program replaced while it runs is found by its maps, by name only", async (ctx) => {
     if (!isRoot) {

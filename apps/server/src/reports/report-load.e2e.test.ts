@@ -14,8 +14,9 @@ import { RENDER_QUEUE_MAX, reportRenderThread } from "./render-thread.js";
  */
 
 const NPI = "1234567893";
-// The bound is ~100 ms; what the serving thread keeps of a report's work is a fraction of it, and a turn that
-// built or laid out this report (what it did before) took more than this on the machines measured.
+// No request may hold the event loop more than ~100 ms (docs/security.md#attack-surface-what-holds-it, row 26); what
+// the serving thread keeps of a report's work is a fraction of that, and a turn that built or laid out this report
+// (what it did before) took more than this on the machines measured.
 const STALL_MS = 50;
 
 let t: TestServer;

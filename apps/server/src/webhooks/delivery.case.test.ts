@@ -31,7 +31,13 @@ async function until(predicate: () => Promise<boolean> | boolean, timeoutMs = 10
   }
 }
 
-/** Webhook delivery through the worker (issue 8 items 4, 5 and 15), the same on both engines. */
+/**
+ * Webhook delivery through the worker, the same on both engines (docs/webhooks.md#delivery-guarantees): a reply is
+ * not held in memory, a receiver that hangs delays neither other jobs nor other receivers' deliveries, and each
+ * receiver's deliveries in flight are bounded across workers; a stopped worker hands its delivery back due at once, a
+ * late result never overwrites a delivery another worker took over, and one whose secret cannot be decrypted fails
+ * at once instead of being retried.
+ */
 function deliverySuite(engine: Engine, open: OpenTestStore) {
   describe(`webhook delivery on ${engine}`, () => {
     let store: Store;

@@ -93,7 +93,8 @@ describe("sendWebhook address pinning", () => {
   });
 });
 
-// Issue 8 item 4: a reply is never read into memory beyond a few KB, and every attempt is bounded in time.
+// A reply is never read into memory beyond a few KB, and every attempt is bounded in time, so a receiver cannot make
+// the worker hold its body or wait on it (docs/webhooks.md#delivery-guarantees).
 describe("sendWebhook reply limits", () => {
   const MiB = 1024 * 1024;
   const started: ScriptedReceiver[] = [];

@@ -64,7 +64,10 @@ export interface AgreementTable {
     readonly notRelevant: number;
     readonly unmapped: number;
   };
-  /** agree / (relevant − inapplicable) (the goal: ≥ 0.9); null when nothing applicable was raised. */
+  /**
+   * agree / (relevant − inapplicable), whose goal is ≥ 0.9 (docs/scanner.md#measured-against-lynis-benchhost-audit);
+   * null when nothing applicable was raised.
+   */
   readonly matchedShare: number | null;
   /** agree / relevant, inapplicable items counted as not matched. */
   readonly matchedShareAll: number | null;

@@ -1,5 +1,6 @@
 /**
- * The issue's precision goal: no finding may claim that a listener bound to loopback only is exposed to the network.
+ * The bench's precision goal (docs/scanner.md#measured-against-lynis-benchhost-audit): no finding may claim that a
+ * listener bound to loopback only is exposed to the network.
  * Pure: the bench reads the machine's listening sockets itself (`ss -Hltn`, independent of the scanner's own socket
  * table reader) and hands the scan's findings here.
  */

@@ -143,7 +143,7 @@ describe("ports phase", () => {
     });
   });
 
-  it("targets: a loopback target is this machine, judged by its socket table (issue 16: no loopback 'exposure')", async () => {
+  it("targets: a loopback target is this machine, judged by its socket table (no loopback 'exposure')", async () => {
     // This machine's table (MySQL, PostgreSQL, Redis on 127.0.0.1) with PostgreSQL moved to every interface.
     const table = readFileSync(new URL("./fixtures/linux-proc-net-tcp.txt", import.meta.url), "utf8").replace(
       "0100007F:1538",

@@ -132,7 +132,7 @@ describe.runIf(process.platform === "linux")("MySQL/MariaDB on this machine (rea
     const reported = new Set(findings.map((f) => `${f.evidence?.user}@${f.evidence?.host}`));
     for (const a of reading.accounts.filter((x) => reported.has(`${x.user}@${x.host}`)))
       expect(a).toMatchObject({ emptyPassword: true, locked: false, role: false });
-    // This machine's MariaDB (test set-up: root with an empty password) is the issue's real case.
+    // This machine's MariaDB (test set-up: root with an empty password) is the real case the check was written for.
     if (reading.accounts.some((a) => a.user === "root" && a.host === "127.0.0.1" && a.emptyPassword))
       expect(findings.map((f) => f.id)).toContain("ports.mysql_account_without_password:root@127.0.0.1");
   }, 30_000);

@@ -27,7 +27,7 @@ const bare: PracticeFacts = {
 };
 
 describe("the 24 policies", () => {
-  it("are numbered 1–24 as the issue lists them, each citing controls of the catalogue", () => {
+  it("are numbered 1–24 as docs/administrative.md lists them, each citing controls of the catalogue", () => {
     expect(POLICIES.map((p) => p.number)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     expect(new Set(POLICIES.map((p) => p.slug)).size).toBe(24);
     for (const p of POLICIES) {

@@ -220,7 +220,8 @@ function partialScanSuite(engine: "sqlite" | "postgres") {
       const before = await openInternal(npi);
       expect(before).toHaveLength(6);
 
-      // The narrow scan of the issue: two phases, another network, nothing found. It used to make the grade
+      // The narrow scan that once gamed the grade (docs/scanner.md#the-grade-partial-scans-and-result-age): two
+      // phases, another network, nothing found. It used to make the grade
       // (3500 + 1000 + 1500) / 60 = 100 (A): only its two categories were left.
       clock = at(2);
       const narrow = await upload(

@@ -16,9 +16,10 @@ import { scanDocumentAbout } from "../../test-support/scan-documents.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
 /*
- * One practice, one grade (issue 33): a practice with external (a full scan of a sample practice on loopback),
- * internal (a scanner upload) and administrative (an SRA) data. The report of a scan — HTML, and the PDF's text read
- * by poppler's pdftotext — is read beside what the API and the portal answer at the same moment: REST grade,
+ * One practice, one grade: a report shows one assessment, stated in the words the API and the portal use for it
+ * (docs/report.md#what-it-holds, "One moment"). Here a practice has external (a full scan of a sample practice on
+ * loopback), internal (a scanner upload) and administrative (an SRA) data. The report of a scan — HTML, and the PDF's
+ * text read by poppler's pdftotext — is read beside what the API and the portal answer at the same moment: REST grade,
  * JSON-RPC hipaa.grade, every open finding (hipaa.findings) and the portal's dashboard. They state the same score,
  * grade, counts and coverage; a report whose scan has been overtaken by a newer grade says which it shows, and states
  * the newer one as they do; and the report never contradicts itself.

@@ -42,7 +42,8 @@ describe("DKIM key records", () => {
     expect(parseDkimKeyRecord("v=DKIM1; p=not-base64-key")).toMatchObject({ rsaBits: null });
   });
 
-  // Issue 8: whitespace around "=" and ":" is folding whitespace (RFC 6376 §3.2, §3.6.1 key-t-tag).
+  // Whitespace around "=" and ":" is folding whitespace (RFC 6376 §3.2, §3.6.1 key-t-tag), so a key record written
+  // with it is read as receivers read it (CHECKS.md, "How records and headers are read").
   it("reads tags with whitespace around = and around the : of flag lists", () => {
     const gw = loadDnsFixture("google-workspace.json");
     const answer = fixtureTxt(gw, `google._domainkey.${gw.domain}`);
@@ -100,7 +101,8 @@ describe("evaluateDkim", () => {
   });
 });
 
-describe("keys that are not valid RSA or Ed25519 keys (issue 8)", () => {
+// A DKIM key counts only if it decodes to a real RSA or Ed25519 key (CHECKS.md, "How records and headers are read").
+describe("keys that are not valid RSA or Ed25519 keys", () => {
   const gw = loadDnsFixture("google-workspace.json");
   const good = fixtureTxt(gw, `google._domainkey.${gw.domain}`);
   const rsaKey = (good.ok ? good.records[0]! : "").replace(/^.*p=/, "");

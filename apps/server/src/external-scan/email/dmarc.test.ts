@@ -81,7 +81,8 @@ describe("parseDmarcRecord", () => {
     });
   });
 
-  // Issue 8: disagreements with checkdmarc and RFC 7489, fixed where the RFC backs them.
+  // Where checkdmarc reads a record differently from RFC 7489, the RFC decides (CHECKS.md, "How records and headers
+  // are read"): each case below is one the RFC backs.
   it("does not take v=dmarc1 for a DMARC record: the version value is case-sensitive (RFC 7489 §6.4 ABNF)", () => {
     expect(selectDmarcRecords(["v=dmarc1; p=reject", "v=Dmarc1; p=reject"])).toEqual([]);
     expect(selectDmarcRecords(["V=DMARC1; p=reject", "v = DMARC1 ;p=reject"])).toHaveLength(2);

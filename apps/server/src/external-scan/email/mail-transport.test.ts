@@ -64,7 +64,8 @@ describe("MTA-STS", () => {
   });
 });
 
-// Issue 8: extension fields must follow the ABNF (RFC 8461 §3.1 sts-extension, RFC 8460 §3 tlsrpt-extension).
+// Extension fields must follow the ABNF (RFC 8461 §3.1 sts-extension, RFC 8460 §3 tlsrpt-extension), not a looser
+// reading: the external scan reads records as receivers do (CHECKS.md, "How records and headers are read").
 describe("MTA-STS and TLS-RPT extension syntax", () => {
   it.each([
     "v=STSv1; id=20250115; note=two words",

@@ -16,7 +16,8 @@ describe("parseSetCookie", () => {
   });
 });
 
-// Issue 8: a SameSite attribute whose value is not Strict, Lax or None is not a SameSite setting (RFC 6265bis).
+// A SameSite attribute whose value is not Strict, Lax or None is not a SameSite setting (RFC 6265bis §5.6.7): browsers
+// apply their default, as with no attribute (CHECKS.md, "How records and headers are read").
 describe("SameSite values browsers ignore", () => {
   it.each(["SameSite=True", "SameSite=", "SameSite", "SameSite=example.com", "SameSite=Lax; SameSite=garbage"])(
     "treats %s as no SameSite attribute",

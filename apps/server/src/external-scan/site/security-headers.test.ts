@@ -56,7 +56,8 @@ describe("header parsing", () => {
   });
 });
 
-// Issue 8: disagreements with the browsers' specifications (W3C Referrer Policy, HTML, CSP3).
+// Headers are judged as the browsers' specifications read them (W3C Referrer Policy, HTML, CSP3), not by a looser
+// reading (CHECKS.md, "How records and headers are read").
 describe("security headers as browsers read them", () => {
   const ids = (headers: Record<string, string>, html = "") =>
     evaluateSecurityHeaders("c.example", "https://c.example/", headers, html).map((f) => f.check_id);

@@ -2,10 +2,10 @@ import type { Kysely } from "kysely";
 import { autoIdColumn, type Engine } from "./engine.js";
 
 /**
- * The practice's administrative records (issue 10): its profile facts, security incidents with the breach
- * assessment, the versions of its 24 policies, the risk-assessment questionnaire responses and SRA reports, the
- * workforce roster with training completions, and its business associates. Structured parts are kept as JSON text
- * (one representation on both engines); the columns that queries filter on are columns of their own.
+ * The practice's administrative records (docs/administrative.md): its profile facts, security incidents with the
+ * breach assessment, the versions of its 24 policies, the risk-assessment questionnaire responses and SRA reports,
+ * the workforce roster with training completions, and its business associates. Structured parts are kept as JSON
+ * text (one representation on both engines); the columns that queries filter on are columns of their own.
  */
 export function administrativeMigration(engine: Engine) {
   return {

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Engine } from "./engine.js";
 
 /**
- * The customer portal's people and sign-in (issue 15, docs/portal.md): users of an account with a role, one-time
+ * The customer portal's people and sign-in (docs/portal.md): users of an account with a role, one-time
  * invitations, TOTP recovery codes and server-side sessions. Every secret is stored hashed (invitation and session
  * tokens, recovery codes: SHA-256 of 32 random bytes or a random code; passwords: scrypt) or sealed (TOTP secrets).
  */
