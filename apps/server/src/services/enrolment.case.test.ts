@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../secrets/master-key.js";
 import type { Engine } from "../store/migrations/engine.js";
 import type { Store } from "../store/store.js";
-import { newAgentKeys, registrationBody, scanDocument, uploadHeaders } from "../test-support/agent-client.js";
+import { newAgentKeys, registrationBody, signedUpload } from "../test-support/agent-client.js";
 import { accountWithKey, gradedPractice } from "../test-support/fixtures.js";
 import { forEachEngine, type OpenTestStore } from "../test-support/store-engines.js";
 import { acceptScanUpload, registerAgent } from "./agents.js";
@@ -73,17 +73,8 @@ function enrolmentSuite(engine: Engine, open: OpenTestStore) {
           .where("token_hash", "=", deployTokenHash(deployToken))
           .executeTakeFirstOrThrow()
       ).uses;
-    const upload = (agentId: string, keys: ReturnType<typeof newAgentKeys>) => {
-      const doc = scanDocument(agentId);
-      const body = JSON.stringify(doc);
-      const h = uploadHeaders(agentId, doc.scan_id, body, keys.privateKey);
-      return acceptScanUpload(deps, {
-        agentId,
-        idempotencyKey: doc.scan_id,
-        signature: h["X-HCS-Signature"]!,
-        raw: Buffer.from(body),
-      });
-    };
+    const upload = (agentId: string, keys: ReturnType<typeof newAgentKeys>) =>
+      acceptScanUpload(deps, signedUpload(agentId, keys.privateKey));
 
     it("enrolment is one transaction: an agent insert that fails does not spend the token's use", async () => {
       // A database-level refusal of one hostname stands in for any failure of the insert (constraint, disk, lost

@@ -89,3 +89,23 @@ export function scanDocument(
     ],
   };
 }
+
+/**
+ * A signed upload of a small valid scan document (scanDocument's), in the shape acceptScanUpload takes: what the
+ * server reads from the request (the agent header, Idempotency-Key, the signature and the raw body).
+ */
+export function signedUpload(agentId: string, privateKey: KeyObject, doc: ScanResultDocument = scanDocument(agentId)) {
+  const body = JSON.stringify(doc);
+  return {
+    agentId,
+    idempotencyKey: doc.scan_id,
+    signature: uploadHeaders(agentId, doc.scan_id, body, privateKey)[UPLOAD_HEADERS.signature]!,
+    raw: Buffer.from(body),
+  };
+}
+
+/** The HTTPS request of a signed upload of a small valid scan document: POST it to /v1/a2a/network/results. */
+export function uploadRequest(agentId: string, privateKey: KeyObject, doc: ScanResultDocument = scanDocument(agentId)) {
+  const body = JSON.stringify(doc);
+  return { method: "POST" as const, headers: uploadHeaders(agentId, doc.scan_id, body, privateKey), body };
+}

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccount } from "../../services/accounts.js";
 import { issueApiKey, revokeApiKey } from "../../services/api-keys.js";
-import { newAgentKeys, registrationBody, scanDocument, uploadHeaders } from "../../test-support/agent-client.js";
+import { newAgentKeys, registrationBody, uploadRequest } from "../../test-support/agent-client.js";
 import { accountWithKey, gradedPractice } from "../../test-support/fixtures.js";
 import { startTestServer, type TestServer } from "../../test-support/test-server.js";
 
@@ -31,15 +31,8 @@ const deployToken = async (key = owner.apiKey): Promise<string> => {
 };
 const register = (token: string, hostname = "frontdesk-01", keys = newAgentKeys()) =>
   t.request("/v1/a2a/network/register", { method: "POST", body: registrationBody(token, keys, hostname) });
-const upload = (agentId: string, keys: ReturnType<typeof newAgentKeys>) => {
-  const doc = scanDocument(agentId);
-  const body = JSON.stringify(doc);
-  return t.request("/v1/a2a/network/results", {
-    method: "POST",
-    headers: uploadHeaders(agentId, doc.scan_id, body, keys.privateKey),
-    body,
-  });
-};
+const upload = (agentId: string, keys: ReturnType<typeof newAgentKeys>) =>
+  t.request("/v1/a2a/network/results", uploadRequest(agentId, keys.privateKey));
 const auditResources = async (action: string) =>
   (
     await t.server.deps.store.db.selectFrom("audit_events").select("resource").where("action", "=", action).execute()
