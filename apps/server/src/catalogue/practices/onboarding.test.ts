@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SamplePractices, samplePracticesEnv, startSamplePractices } from "../../sample-practices/index.js";
 import { DIRECTORY_ACCOUNT_ID, recheckClaims } from "../../services/claims/claims.js";
 import { proofIOFor } from "../../services/claims/proof-io.js";
-import { newAgentKeys, registrationBody } from "../../test-support/agent-client.js";
+import { newAgentKeys, registrationBody, uploadRequest } from "../../test-support/agent-client.js";
 import { accountWithKey } from "../../test-support/fixtures.js";
 import { importDirectoryRecordFor } from "../../test-support/nppes-files.js";
 import { shouldRunPostgres } from "../../test-support/postgres.js";
@@ -66,6 +66,16 @@ function journey(engine: "sqlite" | "postgres", loopbackPrefix: string) {
 
     let owner: string;
     let claim: Claim;
+    // The owner's scanner and a deploy token it has not used yet: they hold while the owner owns the practice.
+    const scanner = { keys: newAgentKeys(), agentId: "" };
+    let spareToken: string;
+    const upload = (agentId = scanner.agentId, keys = scanner.keys) =>
+      t.request("/v1/a2a/network/results", uploadRequest(agentId, keys.privateKey));
+    const register = (deployToken: string, keys = newAgentKeys()) =>
+      t.request("/v1/a2a/network/register", {
+        method: "POST",
+        body: registrationBody(deployToken, keys, "frontdesk-02"),
+      });
     // The owner's practice (a poorly run one: its scan has findings to read) and the one a claimant never proves.
     const ownPractice = () => samples.practices[1]!;
     const claimedPractice = () => samples.practices[0]!;
@@ -107,9 +117,13 @@ function journey(engine: "sqlite" | "postgres", loopbackPrefix: string) {
       expect(token.status, token.text).toBe(201);
       const registered = await t.request("/v1/a2a/network/register", {
         method: "POST",
-        body: registrationBody(token.json.deploy_token, newAgentKeys(), "frontdesk-01"),
+        body: registrationBody(token.json.deploy_token, scanner.keys, "frontdesk-01"),
       });
       expect(registered.status, registered.text).toBe(201);
+      scanner.agentId = registered.json.agent_id;
+      const uploaded = await upload();
+      expect(uploaded.status, uploaded.text).toBe(201);
+      spareToken = (await post(`/v1/a2a/network/deploy/${ownPractice().npi}`, owner)).json.deploy_token;
     }, 90_000);
 
     it("a second key reads none of it", async () => {
@@ -200,6 +214,16 @@ function journey(engine: "sqlite" | "postgres", loopbackPrefix: string) {
         .where("action", "=", "claim.lapsed")
         .execute();
       expect(lapsed.map((e) => e.resource)).toContain(`claim:${claim.claim_id}`);
+      // Its enrolments ended with the ownership: the scanner's uploads and the unused token are refused, and nothing
+      // of the upload is stored.
+      const uploads = async () =>
+        (await t.server.deps.store.db.selectFrom("scan_uploads").select("scan_id").execute()).length;
+      const before = await uploads();
+      const refused = await upload();
+      expect([refused.status, refused.json.error?.code]).toEqual([403, "agent_revoked"]);
+      expect(await uploads()).toBe(before);
+      const late = await register(spareToken);
+      expect([late.status, late.json.error?.code]).toEqual([401, "deploy_token_revoked"]);
       // Proving again restores it.
       samples.publishTxt(claim.challenge.dns_txt.name, claim.challenge.dns_txt.value);
       const again = ClaimSchema.parse(
@@ -208,6 +232,14 @@ function journey(engine: "sqlite" | "postgres", loopbackPrefix: string) {
       samples.publishTxt(again.challenge.dns_txt.name, again.challenge.dns_txt.value);
       expect((await post(`/v1/a2a/claims/${again.claim_id}/verify`, owner)).json).toMatchObject({ status: "proved" });
       expect((await get(`/v1/a2a/findings/${ownPractice().npi}`, owner)).status).toBe(200);
+      // The practice, not the old enrolments: the revoked scanner stays revoked, a new deploy token enrols it again.
+      expect((await upload()).json.error?.code).toBe("agent_revoked");
+      const fresh = await post(`/v1/a2a/network/deploy/${ownPractice().npi}`, owner);
+      const keys = newAgentKeys();
+      const enrolled = await register(fresh.json.deploy_token, keys);
+      expect(enrolled.status, enrolled.text).toBe(201);
+      const accepted = await upload(enrolled.json.agent_id, keys);
+      expect(accepted.status, accepted.text).toBe(201);
     });
   });
 }

@@ -11,6 +11,7 @@ import { newWebhookSecret } from "../accounts.js";
 import { type LocalAuditEvent, recordAuditEvent } from "../audit.js";
 import { iso, type ServiceDeps } from "../deps.js";
 import { candidateDomains, directoryRow } from "../directory/lookup.js";
+import { moveOwnership } from "./ownership.js";
 import {
   checkProof,
   type ProofIO,
@@ -276,22 +277,13 @@ async function becomeOwner(
     })
     .where("id", "=", c.id)
     .execute();
-  await trx
-    .updateTable("practices")
-    .set({ account_id: c.account_id, domain: c.domain, website: `https://${c.domain}/` })
-    .where("npi", "=", c.npi)
-    .execute();
+  await moveOwnership(trx, c.npi, c.account_id, at, { domain: c.domain });
 }
 
 /** Ends a proved claim whose proof is gone: the practice goes back to the directory account. */
 async function lapse(trx: Transaction<Database>, c: PracticeClaimsTable, at: string, requestId: string): Promise<void> {
   await trx.updateTable("practice_claims").set({ status: "lapsed", ended_at: at }).where("id", "=", c.id).execute();
-  await trx
-    .updateTable("practices")
-    .set({ account_id: DIRECTORY_ACCOUNT_ID })
-    .where("npi", "=", c.npi)
-    .where("account_id", "=", c.account_id)
-    .execute();
+  await moveOwnership(trx, c.npi, DIRECTORY_ACCOUNT_ID, at, { from: c.account_id });
   await recordAuditEvent(trx, claimEvent(c, "claim.lapsed", at, requestId));
 }
 
@@ -521,13 +513,7 @@ export async function revokeClaim(
       .set({ status: "revoked", ended_at: at, note: reason.trim().slice(0, 500) || null })
       .where("id", "=", c.id)
       .execute();
-    if (c.status === "proved")
-      await trx
-        .updateTable("practices")
-        .set({ account_id: DIRECTORY_ACCOUNT_ID })
-        .where("npi", "=", c.npi)
-        .where("account_id", "=", c.account_id)
-        .execute();
+    if (c.status === "proved") await moveOwnership(trx, c.npi, DIRECTORY_ACCOUNT_ID, at, { from: c.account_id });
     await auditIn?.(trx, c);
   });
   return claimView(
