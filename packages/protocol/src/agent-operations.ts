@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { CategoryNameSchema, GradeSchema, SeveritySchema, SourceSchema } from "./categories.js";
+import { GradeLookupSchema } from "./directory.js";
 import { ErrorCodeSchema } from "./errors.js";
 import { FindingSchema } from "./finding.js";
-import { GradeRecordSchema } from "./grade-record.js";
 import { CONTROL_SECTIONS, HipaaControlIdSchema } from "./hipaa/controls.js";
 import { AuditProofBundleSchema } from "./merkle/audit-proof.js";
 import { NpiSchema } from "./npi.js";
@@ -55,8 +55,12 @@ export const BatchRequestSchema = z
   })
   .meta({ id: "BatchRequest" });
 
+/**
+ * One NPI's answer in a batch: what the single lookup (`hipaa.grade`) answers for it — a grade record, or a directory
+ * NPI's not_yet_assessed — or the error it would get.
+ */
 export const BatchEntrySchema = z.discriminatedUnion("ok", [
-  z.object({ npi: z.string(), ok: z.literal(true), grade: GradeRecordSchema }),
+  z.object({ npi: z.string(), ok: z.literal(true), grade: GradeLookupSchema }),
   z.object({
     npi: z.string(),
     ok: z.literal(false),
@@ -69,7 +73,7 @@ export const BatchResultSchema = z
     operation: z.literal("grade"),
     /** One entry per distinct NPI asked for, in the order first asked. */
     results: z.array(BatchEntrySchema),
-    /** NPIs that had a grade: each is charged as one grade lookup. */
+    /** NPIs that had a grade record (not_yet_assessed answers are not counted): each is charged as one grade lookup. */
     graded: z.int().min(0),
   })
   .meta({ id: "BatchResult" });

@@ -1,6 +1,6 @@
 import { isServiceError } from "../../errors.js";
 import { bindOperation, PreserializedJson } from "../../operations/operation.js";
-import { notYetAssessed } from "../../services/directory/lookup.js";
+import { notYetAssessedInsteadOf } from "../../services/directory/lookup.js";
 import { gradeJsonForNpi } from "../../services/grades.js";
 import { gradeDeclaration } from "./grade.declaration.js";
 
@@ -11,12 +11,8 @@ export const gradeOperation = bindOperation(gradeDeclaration, async ({ npi }, ca
     return new PreserializedJson(await gradeJsonForNpi(call.deps, npi));
   } catch (err) {
     // No grade (an NPI no practice registered, or one not scanned yet): the directory's answer, when it holds it.
-    if (!isServiceError(err) || (err.code !== "npi_not_found" && err.code !== "no_grade_yet")) throw err;
-    const registered =
-      err.code === "no_grade_yet"
-        ? await call.deps.store.db.selectFrom("practices").select("name").where("npi", "=", npi).executeTakeFirst()
-        : undefined;
-    const answer = await notYetAssessed(call.deps.store.db, npi, registered?.name);
+    if (!isServiceError(err)) throw err;
+    const answer = await notYetAssessedInsteadOf(call.deps.store.db, npi, err.code);
     if (!answer) throw err;
     return answer;
   }

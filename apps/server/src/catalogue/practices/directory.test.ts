@@ -1,4 +1,4 @@
-import { DirectoryEntrySchema, NotYetAssessedSchema } from "@hcs/protocol";
+import { BatchResultSchema, DirectoryEntrySchema, NotYetAssessedSchema } from "@hcs/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccount } from "../../services/accounts.js";
 import { importDirectoryFile } from "../../services/directory/import-file.js";
@@ -92,6 +92,28 @@ function suite(engine: "sqlite" | "postgres") {
         },
       });
       expect(mcp.json.result.structuredContent).toMatchObject({ name: "CSP ANESTHESIA LLC" });
+      expect(await balance()).toBe(500);
+    });
+
+    it("a batch answers each NPI as the single lookup does: not_yet_assessed, free; an unknown NPI's error", async () => {
+      const res = await t.request("/v1/a2a/batch", {
+        method: "POST",
+        headers: { "X-API-Key": key },
+        body: { npis: ["1396949913", "1568946812", "1245319599"], operation: "grade" },
+      });
+      expect(res.status, res.text).toBe(200);
+      const single = async (npi: string) => (await get(`/v1/a2a/grade/${npi}`)).json;
+      expect(BatchResultSchema.parse(res.json)).toEqual({
+        operation: "grade",
+        graded: 0,
+        results: [
+          { npi: "1396949913", ok: true, grade: await single("1396949913") },
+          { npi: "1568946812", ok: true, grade: await single("1568946812") },
+          { npi: "1245319599", ok: false, error: expect.objectContaining({ code: "npi_not_found" }) },
+        ],
+      });
+      expect(res.json.results[1].grade).toMatchObject({ practice_name: "CSP Anesthesia" });
+      expect(res.headers["x-credits-charged"] ?? "0").toBe("0");
       expect(await balance()).toBe(500);
     });
   });

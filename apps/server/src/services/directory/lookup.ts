@@ -87,6 +87,21 @@ export async function directoryEntry(db: Executor, npi: string): Promise<Directo
 }
 
 /**
+ * What a grade lookup answers instead of the error `code` when a practice has no grade: for `npi_not_found` (no
+ * practice registered) and `no_grade_yet` (registered, not scanned yet — named as registered), the directory's
+ * not_yet_assessed answer when the directory holds the NPI; otherwise null (the error stands). One rule for the single
+ * lookup and the batch.
+ */
+export async function notYetAssessedInsteadOf(db: Executor, npi: string, code: string): Promise<NotYetAssessed | null> {
+  if (code !== "npi_not_found" && code !== "no_grade_yet") return null;
+  const registered =
+    code === "no_grade_yet"
+      ? await db.selectFrom("practices").select("name").where("npi", "=", npi).executeTakeFirst()
+      : undefined;
+  return notYetAssessed(db, npi, registered?.name);
+}
+
+/**
  * The grade lookup's answer for an NPI without an assessment that the directory holds (NotYetAssessedSchema), or
  * null when the directory does not hold it either. `practiceName`: the registered practice's name, when there is one.
  */
