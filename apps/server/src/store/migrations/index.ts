@@ -30,6 +30,7 @@ import { auditLogKeysMigration } from "./030-audit-log-keys.js";
 import { nppesDirectoryMigration } from "./031-nppes-directory.js";
 import { practiceClaimsMigration } from "./032-practice-claims.js";
 import { accountPlansMigration } from "./033-account-plans.js";
+import { formerOwnersEnrolmentsMigration } from "./034-former-owners-enrolments.js";
 import type { Engine } from "./engine.js";
 
 /** Every migration, in order. Explicit list: adding a migration means adding a line here. */
@@ -66,5 +67,6 @@ export function migrationsFor(engine: Engine): Record<string, Migration> {
     "031-nppes-directory": nppesDirectoryMigration(engine),
     "032-practice-claims": practiceClaimsMigration(engine),
     "033-account-plans": accountPlansMigration(engine),
+    "034-former-owners-enrolments": formerOwnersEnrolmentsMigration(),
   };
 }

@@ -33,20 +33,29 @@ const rawDocument = {
 
 type RawDb = Kysely<Record<string, Record<string, unknown>>>;
 
-/** An account and its practice, as rows (the tables these two have not changed since 001). */
-async function seedPractice(db: RawDb): Promise<void> {
+/** An account as a row (its columns have not changed since 001). */
+async function seedAccount(
+  db: RawDb,
+  id: string,
+  o: { plan?: string; tier?: string; credits?: number; createdAt?: string } = {},
+): Promise<void> {
   await db
     .insertInto("accounts")
     .values({
-      id: "acc_1",
-      name: "A",
-      plan: "professional",
-      tier: "standard",
-      credits: 0,
+      id,
+      name: id,
+      plan: o.plan ?? "professional",
+      tier: o.tier ?? "standard",
+      credits: o.credits ?? 0,
       webhook_secret_enc: "x",
-      created_at: AT,
+      created_at: o.createdAt ?? AT,
     })
     .execute();
+}
+
+/** An account and its practice, as rows (the tables these two have not changed since 001). */
+async function seedPractice(db: RawDb): Promise<void> {
+  await seedAccount(db, "acc_1");
   await db
     .insertInto("practices")
     .values({ npi: "1234567893", account_id: "acc_1", name: "P", domain: "p.example", created_at: AT })
@@ -309,24 +318,78 @@ function migrationSuite(engine: Engine, open: OpenTestStore) {
       await store.migrate("029-restore-readiness");
       const db = store.db as unknown as RawDb;
       await seedPractice(db);
-      await db
-        .insertInto("accounts")
-        .values({
-          id: "acc_2",
-          name: "B",
-          plan: "free",
-          tier: "bulk",
-          credits: 500,
-          webhook_secret_enc: "x",
-          created_at: "2026-11-23T08:00:00.000Z",
-        })
-        .execute();
+      await seedAccount(db, "acc_2", {
+        plan: "free",
+        tier: "bulk",
+        credits: 500,
+        createdAt: "2026-11-23T08:00:00.000Z",
+      });
       expect(await store.migrate()).toContain("033-account-plans");
       const rows = await store.db.selectFrom("account_plans").selectAll().orderBy("id").execute();
       expect(rows.map((r) => [r.account_id, r.plan, r.started_at])).toEqual([
         ["acc_1", "professional", AT],
         ["acc_2", "free", "2026-11-23T08:00:00.000Z"],
       ]);
+    });
+
+    it("034 revokes the scanners and deploy tokens of accounts that no longer own their practice", async () => {
+      const store = await fresh();
+      await store.migrate("033-account-plans");
+      const db = store.db as unknown as RawDb;
+      // acc_1 owns the practice now; acc_2 owned it before and kept its enrolments.
+      await seedPractice(db);
+      await seedAccount(db, "acc_2");
+      const EARLIER = "2026-11-23T09:00:00.000Z";
+      for (const [id, account, revoked] of [
+        ["dt_owner", "acc_1", null],
+        ["dt_former", "acc_2", null],
+        ["dt_former_revoked", "acc_2", EARLIER],
+      ] as const)
+        await db
+          .insertInto("deploy_tokens")
+          .values({
+            id,
+            token_hash: id,
+            npi: "1234567893",
+            account_id: account,
+            created_at: AT,
+            expires_at: "2026-12-30T00:00:00.000Z",
+            max_uses: 5,
+            uses: 1,
+            revoked_at: revoked,
+          })
+          .execute();
+      for (const [id, account, token, revoked] of [
+        ["agt_owner", "acc_1", "dt_owner", null],
+        ["agt_former", "acc_2", "dt_former", null],
+        ["agt_former_revoked", "acc_2", "dt_former_revoked", EARLIER],
+      ] as const)
+        await db
+          .insertInto("agents")
+          .values({
+            id,
+            npi: "1234567893",
+            account_id: account,
+            deploy_token_id: token,
+            public_key: id,
+            hostname: "frontdesk-01",
+            platform: "linux",
+            scanner_version: "0.1.0",
+            ephemeral: 0,
+            registered_at: AT,
+            revoked_at: revoked,
+          })
+          .execute();
+      const before = new Date().toISOString();
+      expect(await store.migrate()).toContain("034-former-owners-enrolments");
+      for (const table of ["agents", "deploy_tokens"] as const) {
+        const rows = await store.db.selectFrom(table).select(["id", "revoked_at"]).orderBy("id").execute();
+        const revoked = new Map(rows.map((r) => [r.id, r.revoked_at]));
+        const prefix = table === "agents" ? "agt" : "dt";
+        expect(revoked.get(`${prefix}_owner`), table).toBeNull();
+        expect(revoked.get(`${prefix}_former_revoked`), table).toBe(EARLIER);
+        expect(revoked.get(`${prefix}_former`)! >= before, table).toBe(true);
+      }
     });
 
     it("005-webhook-receiver names the receiver (callback origin) of every queued delivery", async () => {
