@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { isTestSupport, sourceModules } from "./test-support/import-graph.js";
 
 // What the engines do differently is the store's to know (docs/architecture.md): code outside store/ asks the
 // store's capabilities (store/engine-capabilities.ts: `store.locks`, `store.audit`), never which engine it is.
@@ -9,23 +10,8 @@ import { describe, expect, it } from "vitest";
 const ENGINE_BRANCH =
   /\bengine\s*[!=]==?\s*["'](?:postgres|sqlite)["']|["'](?:postgres|sqlite)["']\s*[!=]==?\s*[\w.]*engine\b/;
 
-function modules(dir: string, root = dir): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    const rel = relative(root, path).split("\\").join("/");
-    if (entry.isDirectory()) {
-      if (rel === "store" || entry.name === "test-support" || entry.name === "node_modules") continue;
-      out.push(...modules(path, root));
-    } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
-      out.push(rel);
-    }
-  }
-  return out;
-}
-
 describe("engine branches stay behind the store", () => {
-  const files = modules(import.meta.dirname);
+  const files = sourceModules(import.meta.dirname, (f) => f.startsWith("store/") || isTestSupport(f));
 
   it("reads the server's modules", () => {
     expect(files.length).toBeGreaterThan(400);

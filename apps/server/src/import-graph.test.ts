@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importCycles, importGraph, importPath } from "./test-support/import-graph.js";
+import { importCycles, importGraph, importPath, isTestSupport } from "./test-support/import-graph.js";
 
 // The server's layers and the arrows allowed between them (docs/architecture.md "Layers and the arrows between
 // them"), held over every module of src/ but tests and test support: static, type-only, re-exported and dynamic
 // imports alike.
 
-const isTestSupport = (file: string) => file.startsWith("test-support/") || file.includes("/test-support/");
 const graph = importGraph(import.meta.dirname, isTestSupport);
 const top = (file: string) => file.split("/")[0]!;
 const SRC = import.meta.dirname;

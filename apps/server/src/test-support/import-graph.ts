@@ -2,14 +2,29 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /**
+ * Every non-test module under `root` (`.ts`/`.tsx`, no declaration files, nothing under a fixtures directory), as
+ * paths relative to `root` with `/` separators, but those `skip` names: what the source rules (import graph, engine
+ * branches, owner writes) are held over.
+ */
+export function sourceModules(root: string, skip: (file: string) => boolean = () => false): string[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .map((f) => f.split("\\").join("/"))
+    .filter(
+      (f) =>
+        /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith(".d.ts") && !f.includes("fixtures") && !skip(f),
+    );
+}
+
+/** True for a module of test support (test-support/ at any depth): no rule about production code binds it. */
+export const isTestSupport = (file: string) => file.startsWith("test-support/") || file.includes("/test-support/");
+
+/**
  * The relative imports of every non-test module under `root`: static, type-only, re-exports and dynamic
  * `import("…")` alike (a type-only arrow is still a dependency a reader follows, and a dynamic one still runs).
  * Keys and targets are paths relative to `root`, `.ts`/`.tsx` as on disk.
  */
 export function importGraph(root: string, skip: (file: string) => boolean = () => false): Map<string, string[]> {
-  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter(
-    (f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.includes("fixtures") && !skip(f),
-  );
+  const files = sourceModules(root, skip);
   const onDisk = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {

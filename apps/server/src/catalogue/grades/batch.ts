@@ -10,7 +10,6 @@ export const batchOperation = bindOperation(batchDeclaration, async (input, call
     call.deps,
     npis.filter((n) => NpiSchema.safeParse(n).success),
   );
-  let graded = 0;
   const results: BatchResult["results"] = await Promise.all(
     npis.map(async (npi): Promise<BatchResult["results"][number]> => {
       const lookup = lookups.get(npi);
@@ -21,10 +20,7 @@ export const batchOperation = bindOperation(batchDeclaration, async (input, call
           error: { code: "invalid_npi", message: "npi must be 10 digits with a valid check digit" },
         };
       }
-      if (lookup.ok) {
-        graded++;
-        return { npi, ok: true, grade: JSON.parse(lookup.json) as GradeRecord };
-      }
+      if (lookup.ok) return { npi, ok: true, grade: JSON.parse(lookup.json) as GradeRecord };
       // The single lookup's answer for a practice without a grade: not_yet_assessed (free) when the directory holds it.
       const directory = await notYetAssessedInsteadOf(call.deps.store.db, npi, lookup.error.code);
       if (directory) return { npi, ok: true, grade: directory };
@@ -32,5 +28,7 @@ export const batchOperation = bindOperation(batchDeclaration, async (input, call
     }),
   );
   call.setResource(`practices:${npis.length}`);
+  // Charged per grade record; a directory NPI's not_yet_assessed is free, as the single lookup's.
+  const graded = [...lookups.values()].filter((l) => l.ok).length;
   return { operation: "grade" as const, results, graded };
 });

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { isTestSupport, sourceModules } from "../../test-support/import-graph.js";
 
 // A practice changes owner only through moveOwnership (ownership.ts), which ends the other accounts' enrolments in
 // the same transaction (docs/onboarding.md#a-change-of-owner). A new `updateTable("practices")` that sets
@@ -10,21 +11,8 @@ import { describe, expect, it } from "vitest";
 const SRC = join(import.meta.dirname, "..", "..");
 const OWNER_WRITE = /updateTable\(\s*["']practices["']\s*\)(?:(?!;)[\s\S]){0,400}?\baccount_id\b/;
 
-function modules(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "test-support" && entry.name !== "node_modules") out.push(...modules(path));
-    } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
-      out.push(relative(SRC, path).split("\\").join("/"));
-    }
-  }
-  return out;
-}
-
 describe("who changes a practice's owner", () => {
-  const files = modules(SRC);
+  const files = sourceModules(SRC, isTestSupport);
   const writers = files.filter((f) => OWNER_WRITE.test(readFileSync(join(SRC, f), "utf8")));
 
   it("reads the server's modules, and sees the one writer", () => {

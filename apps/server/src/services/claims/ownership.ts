@@ -7,7 +7,7 @@ import type { Database } from "../../store/schema.js";
  * and deploy tokens of every other account are revoked in the same transaction, so a former owner's machines no longer
  * write into the new owner's grade, nor do its unused tokens enrol more (docs/onboarding.md#a-change-of-owner). An
  * upload in flight when the owner changes is refused at its commit, as after any revocation (services/agents.ts).
- * `from`: move it only while that account still holds it. Answers whether the practice moved.
+ * `from`: move it only while that account still holds it (nothing is revoked when it does not).
  */
 export async function moveOwnership(
   trx: Transaction<Database>,
@@ -15,7 +15,7 @@ export async function moveOwnership(
   accountId: string,
   at: string,
   options: { readonly from?: string; readonly domain?: string } = {},
-): Promise<boolean> {
+): Promise<void> {
   let move = trx
     .updateTable("practices")
     .set({
@@ -25,7 +25,7 @@ export async function moveOwnership(
     .where("npi", "=", npi);
   if (options.from !== undefined) move = move.where("account_id", "=", options.from);
   const moved = await move.executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 0) return false;
+  if (Number(moved.numUpdatedRows) === 0) return;
   for (const table of ["agents", "deploy_tokens"] as const)
     await trx
       .updateTable(table)
@@ -34,5 +34,4 @@ export async function moveOwnership(
       .where("account_id", "!=", accountId)
       .where("revoked_at", "is", null)
       .execute();
-  return true;
 }
